@@ -1,0 +1,59 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  plugins: [react()],
+  worker: { format: 'es' },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['tests/core/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/gen/**/*.test.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'jsdom',
+          environment: 'jsdom',
+          include: ['tests/ui/**/*.test.tsx', 'tests/store/**/*.test.ts', 'tests/client/**/*.test.ts'],
+          setupFiles: ['tests/support/jsdom-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['tests/browser/**/*.test.ts', 'tests/browser/**/*.test.tsx'],
+          testTimeout: 120_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                executablePath: chromium,
+                args: [
+                  '--no-sandbox',
+                  '--disable-gpu',
+                  '--disable-quic',
+                  '--no-first-run',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--disable-sync',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+});
