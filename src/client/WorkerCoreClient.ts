@@ -1,0 +1,106 @@
+/**
+ * The engine in a web worker, reached through Comlink. Bytes of an `open` are transferred (not
+ * copied), progress comes back through a proxied callback, and every request settles: the
+ * worker's `error`/`messageerror` events, a failed or silent handshake and `terminate()` all
+ * reject the requests in flight (see {@link TrackedClient}).
+ */
+import { proxy, transfer, wrap } from 'comlink';
+import type { Endpoint, Remote } from 'comlink';
+import { PROTOCOL_VERSION } from '../protocol/protocol';
+import type { CoreApi, OpenRequest, ProgressEvent } from '../protocol/protocol';
+import { EngineDeadError, ProtocolMismatchError } from './errors';
+import { TrackedClient } from './TrackedClient';
+import type { CoreArgs, CoreMethod, CoreResult } from './TrackedClient';
+
+/** What the client needs of a `Worker`; tests inject a fake. */
+export interface WorkerLike extends Endpoint {
+  terminate(): void;
+}
+
+export type WorkerFactory = () => WorkerLike;
+
+/** The real engine worker. The `new URL(…, import.meta.url)` form is what Vite bundles. */
+export const createEngineWorker: WorkerFactory = () =>
+  new Worker(new URL('../worker/worker.ts', import.meta.url), { type: 'module', name: 'surface-lens-engine' });
+
+export interface WorkerCoreClientOptions {
+  /** Creates the worker. @default {@link createEngineWorker} */
+  createWorker?: WorkerFactory;
+  /** How long the worker may take to answer the handshake. @default 20000 */
+  handshakeTimeoutMs?: number;
+}
+
+export class WorkerCoreClient extends TrackedClient {
+  private readonly worker: WorkerLike;
+  private readonly remote: Remote<CoreApi>;
+  /** Settles when the handshake succeeded; rejects (and the client dies) when it failed. */
+  readonly ready: Promise<void>;
+
+  constructor(options: WorkerCoreClientOptions = {}) {
+    super();
+    this.worker = (options.createWorker ?? createEngineWorker)();
+    this.worker.addEventListener('error', this.handleError);
+    this.worker.addEventListener('messageerror', this.handleMessageError);
+    this.remote = wrap<CoreApi>(this.worker);
+    this.ready = this.track(() => this.handshake(options.handshakeTimeoutMs ?? 20_000));
+    // Callers await `ready` through every request; this only keeps an unobserved failure quiet.
+    this.ready.catch(() => {});
+  }
+
+  private async handshake(timeoutMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new EngineDeadError(`The engine worker did not answer within ${Math.round(timeoutMs / 1000)} s.`)),
+        timeoutMs,
+      );
+    });
+    try {
+      const hello = await Promise.race([this.remote.hello(), timeout]);
+      const version = (hello as { protocolVersion?: unknown } | null)?.protocolVersion;
+      if (version !== PROTOCOL_VERSION) throw new ProtocolMismatchError(PROTOCOL_VERSION, version);
+    } catch (error) {
+      const reason = error instanceof Error ? error : new EngineDeadError(String(error));
+      this.die(reason);
+      throw reason;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  protected async invoke<K extends CoreMethod>(method: K, args: CoreArgs<K>): Promise<CoreResult<K>> {
+    await this.ready;
+    if (method === 'open') {
+      const [request, onProgress] = args as CoreArgs<'open'>;
+      // Transfer the bytes: a 500 MB log must not be copied. The caller's buffer is detached.
+      const sent: OpenRequest = request.kind === 'bytes' ? transfer(request, [request.buffer]) : request;
+      const progress = proxy((event: ProgressEvent) => onProgress(event));
+      return (await this.remote.open(sent, progress)) as CoreResult<K>;
+    }
+    const fn = this.remote[method] as unknown as (...a: unknown[]) => Promise<CoreResult<K>>;
+    return fn(...(args as unknown[]));
+  }
+
+  terminate(): void {
+    if (this.dead) return;
+    this.die(new EngineDeadError('The engine was stopped.'));
+  }
+
+  protected override die(error: Error): void {
+    if (this.dead) return;
+    this.worker.removeEventListener('error', this.handleError);
+    this.worker.removeEventListener('messageerror', this.handleMessageError);
+    this.worker.terminate();
+    super.die(error);
+  }
+
+  private readonly handleError = (event: unknown): void => {
+    const detail = (event as { message?: unknown } | null)?.message;
+    const suffix = typeof detail === 'string' && detail !== '' ? `: ${detail}` : '';
+    this.die(new EngineDeadError(`The engine worker crashed or failed to start${suffix}.`));
+  };
+
+  private readonly handleMessageError = (): void => {
+    this.die(new EngineDeadError('The engine worker sent a message that could not be read.'));
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The single streaming pass over a session's events: the conformance fold, the time-travel
+ * index, the timeline columns and every diagnostic check see each parsed event once, and none
+ * of them keeps it.
+ */
+import type { EventCheck } from '../checks/check';
+import { deriveEventMessage } from '../fold/manager';
+import type { Plan, SurfaceState } from '../fold/surface';
+import { applyPlan, describeFoldError, planEvent } from '../fold/surface';
+import { TimeTravelBuilder } from '../index/timetravel';
+import type { TimeTravelIndex } from '../index/timetravel';
+import type {
+  DecodeErrorInfo,
+  Diagnostic,
+  EventLog,
+  EventOrigin,
+  EventSink,
+  Replacement,
+  SessionFormat,
+  SurfaceErrorInfo,
+} from '../model';
+import type { CitedBy, EventColumns } from './columns';
+import { buildCitedBy, ColumnsBuilder } from './columns';
+
+/** Everything known about one session after loading. */
+export interface SessionAnalysis {
+  /** Display path (`file`, or `archive.zip!member`). */
+  path: string;
+  format: SessionFormat;
+  header: Record<string, unknown> | null;
+  sessionId: string | null;
+  parentSession: string | null;
+  log: EventLog;
+  /** Seq of event 0 (non-zero only for stream-json windows). */
+  baseSeq: number;
+  partial: boolean;
+  columns: EventColumns;
+  citedBy: CitedBy;
+  /** The conformance result: the state after the accepted prefix, and the first refusal. */
+  fold: {
+    accepted: number;
+    nodes: number[];
+    replacements: Replacement[];
+    replaceGeneration: number;
+    error: SurfaceErrorInfo | null;
+  };
+  index: TimeTravelIndex;
+  decodeError: DecodeErrorInfo | null;
+  diagnostics: Diagnostic[];
+}
+
+/** Options for {@link SessionAnalyzer}. */
+export interface AnalyzerOptions {
+  path: string;
+  format: SessionFormat;
+  header: Record<string, unknown> | null;
+  log: EventLog;
+  /** Seq of the first event; `null` takes it from the first event (stream-json windows). */
+  baseSeq: number | null;
+  /** Creates the diagnostic checks to run on every event (they may ask the fold's verdicts). */
+  checksFor?: (fold: FoldProbe) => EventCheck[];
+  /** Checkpoint interval of the time-travel index (tests); chosen from the size if omitted. */
+  checkpointEvery?: number;
+}
+
+/** Lets a check ask whether the fold refused the event it is looking at. */
+export interface FoldProbe {
+  /** The fold's exact message when it refused event `index` (always asked after folding it). */
+  errorAt(index: number): string | null;
+}
+
+/** Size of a derived message, for the context curve; `message: false` when it projects to null. */
+function messageSize(value: unknown): { bytes: number; message: boolean } {
+  let message: unknown;
+  try {
+    message = deriveEventMessage(value);
+  } catch {
+    return { bytes: 0, message: true };
+  }
+  if (message === null) return { bytes: 0, message: false };
+  return { bytes: JSON.stringify(message)?.length ?? 0, message: true };
+}
+
+/** Consumes one session's events in order and produces its {@link SessionAnalysis}. */
+export class SessionAnalyzer implements EventSink {
+  private readonly options: AnalyzerOptions;
+  private baseSeq: number;
+  private readonly columns = new ColumnsBuilder();
+  private builder: TimeTravelBuilder | null = null;
+  private readonly state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  private readonly replacements: Replacement[] = [];
+  private error: SurfaceErrorInfo | null = null;
+  private accepted = 0;
+  private readonly checks: EventCheck[];
+  private readonly lookup = (seq: number): unknown => this.options.log.event(seq - this.baseSeq);
+
+  constructor(options: AnalyzerOptions) {
+    this.options = options;
+    this.baseSeq = options.baseSeq ?? 0;
+    const probe: FoldProbe = {
+      errorAt: (index) => (this.error !== null && this.error.index === index ? this.error.message : null),
+    };
+    this.checks = options.checksFor ? options.checksFor(probe) : [];
+    if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
+  }
+
+  event(value: unknown, index: number, origin: EventOrigin): void {
+    if (!this.builder) {
+      const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
+      this.baseSeq = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
+      this.builder = new TimeTravelBuilder(this.baseSeq);
+    }
+    this.columns.add(value);
+    if (this.error === null) this.fold(value, index, origin);
+    else this.builder.add(index, null);
+    for (const check of this.checks) check.event(value, index, origin.line > 0 ? origin.line : null);
+  }
+
+  private fold(value: unknown, index: number, origin: EventOrigin): void {
+    const builder = this.builder as TimeTravelBuilder;
+    let plan: Plan;
+    try {
+      plan = planEvent(value, this.baseSeq + index, this.state.nodes, this.lookup);
+    } catch (thrown) {
+      const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
+      this.error = { index, seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
+      builder.add(index, null);
+      return;
+    }
+    const record = applyPlan(this.state, plan);
+    if (record) this.replacements.push(record);
+    builder.add(index, plan, plan.kind === 'log-only' ? undefined : messageSize(value));
+    this.accepted = index + 1;
+  }
+
+  /** Close the pass. */
+  finish(decodeError: DecodeErrorInfo | null, extra: Diagnostic[] = []): SessionAnalysis {
+    const builder = this.builder ?? new TimeTravelBuilder(this.baseSeq);
+    const columns = this.columns.finish();
+    const diagnostics: Diagnostic[] = [...extra];
+    for (const check of this.checks) diagnostics.push(...check.finish());
+    const header = this.options.header;
+    const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+    return {
+      path: this.options.path,
+      format: this.options.format,
+      header,
+      sessionId: str(header?.id),
+      parentSession: str(header?.parentSession),
+      log: this.options.log,
+      baseSeq: this.baseSeq,
+      partial: this.baseSeq > 0,
+      columns,
+      citedBy: buildCitedBy(columns, this.baseSeq),
+      fold: {
+        accepted: this.accepted,
+        nodes: this.state.nodes.slice(),
+        replacements: this.replacements,
+        replaceGeneration: this.state.replaceGeneration,
+        error: this.error,
+      },
+      index: builder.finish(this.accepted, this.options.checkpointEvery),
+      decodeError,
+      diagnostics,
+    };
+  }
+}

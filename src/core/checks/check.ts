@@ -1,0 +1,72 @@
+/**
+ * The streaming contract shared by every diagnostic check of the core (header, seed, loader,
+ * relational), plus the few shape predicates they all need.
+ *
+ * Checks see each decoded event exactly once, while its parsed object is alive, and must not keep
+ * it: a million-event log is analysed in one pass with only small per-check state.
+ */
+import type { Diagnostic, Severity } from '../model';
+
+/** A diagnostic check fed one decoded event at a time, in log order. */
+export interface EventCheck {
+  /** Called once per decoded event in log order. `value` is the parsed event (any JSON value). */
+  event(value: unknown, index: number, line: number | null): void;
+  /** Called once after the last event; returns the findings (may also have been accumulated). */
+  finish(): Diagnostic[];
+}
+
+/**
+ * One step of a streaming surface fold (surface.md §3), supplied by the caller so the checks do
+ * not depend on a particular fold implementation. It is called with each event in order and
+ * returns the fold's exact message when it refuses that event, else `null`; after the first
+ * refusal it is not called again.
+ */
+export type SurfaceStep = (event: unknown, index: number) => string | null;
+
+/** The first failure of a check: the event's index and the exact upstream message. */
+export interface FirstFailure {
+  index: number;
+  message: string;
+}
+
+/** A non-null, non-array object (upstream's `asRecord`). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A safe integer ≥ 0 (`-0` included, as `Number.isSafeInteger` has it). */
+export function isNonNegativeSafeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A string with at least one character. */
+export function isNonEmptyString(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+/**
+ * `onlyKeys(obj, required, optional)` of log-format.md §12: every required key is present and no
+ * key lies outside required ∪ optional.
+ */
+export function hasOnlyKeys(
+  record: Record<string, unknown>,
+  required: readonly string[],
+  optional: readonly string[] = [],
+): boolean {
+  for (const key in record) {
+    if (!required.includes(key) && !optional.includes(key)) return false;
+  }
+  for (const key of required) if (!Object.hasOwn(record, key)) return false;
+  return true;
+}
+
+/** Build a diagnostic (keeps the object shape identical everywhere, which V8 likes). */
+export function diagnostic(
+  severity: Severity,
+  rule: string,
+  seq: number | null,
+  line: number | null,
+  message: string,
+): Diagnostic {
+  return { severity, rule, seq, line, message };
+}

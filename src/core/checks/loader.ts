@@ -1,0 +1,272 @@
+/**
+ * The loader view as one streaming check: what upstream's persistence `load` would do with the
+ * decoded events of a stored log (log-format.md §11, steps L3–L7) — refuse legacy vocabulary,
+ * upgrade legacy shapes, check message shapes, refuse unknown types, append crash-repair closers
+ * and restore the session — reported as diagnostics plus the final `loadError` text.
+ *
+ * Decoding (L1: header and line scanner, torn tail vs fatal damage) happens before this check;
+ * it receives the header result and the successfully decoded events, in order. Each event is
+ * upgraded and checked while it is alive and then dropped; the only per-log state is a handful
+ * of first failures, the crash-repair tracker and the message ids of `tool/result` events.
+ */
+import type { Diagnostic } from '../model';
+import type { EventCheck, SurfaceStep } from './check';
+import { diagnostic, isRecord } from './check';
+import { InterruptedTurnTracker } from './closers';
+import type { HeaderLineResult } from './header';
+import { checkSessionHeader } from './header';
+import type { LegacyContext } from './legacy';
+import { LegacyMalformedError, upgradeLegacyEvent } from './legacy';
+import { SeedCheck } from './seed';
+import { messageShapeProblem } from './shapes';
+
+/** `KNOWN_SESSION_EVENT_TYPES` (log-format.md §6): the 48 types this harness interprets. */
+export const KNOWN_SESSION_EVENT_TYPES: ReadonlySet<unknown> = new Set([
+  'agent-preset/selected', 'agent/inbox/spliced', 'approval/asked', 'approval/decided', 'approval/policy',
+  'assistant/chunk', 'assistant/message', 'command/done', 'command/run', 'compaction/end', 'compaction/prune',
+  'compaction/start', 'compaction/summary', 'feedback/record', 'goal/change', 'hook/invoked', 'hook/result',
+  'llm/retry', 'llm/retry-started', 'permission/preset', 'plan/mode', 'request/context', 'request/header',
+  'sandbox/mode', 'schedule/change', 'session/end-seed', 'session/title', 'session/title-llm-request',
+  'step/end', 'step/start', 'subagent/descriptor', 'team/member', 'team/message/delivered',
+  'team/message/queued', 'team/task', 'todo/write', 'tool-workflow/agent-end', 'tool-workflow/agent-start',
+  'tool-workflow/run-end', 'tool-workflow/run-start', 'tool/call', 'tool/code-dispatch',
+  'tool/code-dispatch-start', 'tool/result', 'turn/end', 'turn/start', 'user/message',
+  'web/deepseek-search-llm-request',
+]);
+
+/** What upstream's `load` ends with. */
+export interface LoaderResult {
+  /** The exact error `load` would throw (wrapped per §11), or `null` when it loads. */
+  loadError: string | null;
+  /** Types of the events the load appends: crash-repair closers, then `session/end-seed`. */
+  appended: string[];
+}
+
+/** Options of {@link LoaderCheck}. */
+export interface LoaderCheckOptions {
+  /**
+   * The fold step S8 of the restore (L7), fed the upgraded events and then the closers. Without
+   * it the restore checks S2–S7 only.
+   */
+  surface?: SurfaceStep;
+}
+
+/** A recorded failure: where, and upstream's message. */
+interface Failure {
+  rule: string;
+  seq: number | null;
+  line: number | null;
+  message: string;
+}
+
+/** Streaming loader view (log-format.md §11 L3–L7). */
+export class LoaderCheck implements EventCheck, LegacyContext {
+  readonly sessionId: string;
+  private readonly headerResult: HeaderLineResult;
+  private readonly restore: SeedCheck;
+  private readonly repair = new InterruptedTurnTracker();
+  private readonly notes: Diagnostic[] = [];
+  /** First hit of each L3 scan, in their fixed reporting order: header-delta, mode/set, fallback. */
+  private readonly legacyFound: (Failure | null)[] = [null, null, null];
+  private upgradeFailure: Failure | null = null;
+  private unknownType: Failure | null = null;
+  private restoreHeader: Failure | null = null;
+  private readonly ignorableTypes = new Set<string>();
+  /** Message ids of `tool/result` events by seq: a legacy replacement inherits its target's id. */
+  private readonly toolResultIds = new Map<number, string>();
+  private count = 0;
+  private lastIsEndSeed = false;
+  private currentLine: number | null = null;
+  private closerEvents: Record<string, unknown>[] | null = null;
+  private finished: Diagnostic[] | null = null;
+
+  /**
+   * @param header the result of `checkHeaderLine` for this log
+   */
+  constructor(header: HeaderLineResult, options: LoaderCheckOptions = {}) {
+    this.headerResult = header;
+    // Without a usable header upstream never reaches these steps; the empty id only keeps the
+    // messages well formed for the diagnostics we still report.
+    this.sessionId = header.sessionId ?? '';
+    this.restore = new SeedCheck(options.surface ? { mode: 'restore', surface: options.surface } : { mode: 'restore' });
+    if (header.header !== null) {
+      // Restore validates the session header before any event (§5.3); only an error counts.
+      const found = checkSessionHeader(header.header, this.sessionId, 'restore');
+      for (const d of found) {
+        if (d.severity === 'error') this.restoreHeader = { rule: 'loader/restore', seq: null, line: 1, message: d.message };
+      }
+    }
+  }
+
+  event(value: unknown, index: number, line: number | null): void {
+    this.count++;
+    const raw = isRecord(value) ? value : null;
+    this.scanLegacy(raw, line);
+    this.currentLine = line;
+    let upgraded: unknown = value;
+    try {
+      upgraded = upgradeLegacyEvent(value, this);
+    } catch (error) {
+      if (!(error instanceof LegacyMalformedError)) throw error;
+      this.failUpgrade('loader/legacy-malformed', raw?.seq, line, error.message);
+    }
+    const event = isRecord(upgraded) ? upgraded : null;
+    const type = event?.type;
+    const shape = messageShapeProblem(type, event?.data);
+    if (shape !== null) this.failUpgrade('loader/message-shape', event?.seq, line, `session event at seq ${String(event?.seq)} ${shape}`);
+    if (type === 'tool/result') this.rememberToolResult(event);
+    this.checkType(event, line);
+    this.repair.event(upgraded, line);
+    this.restore.event(upgraded, index, line);
+    this.lastIsEndSeed = type === 'session/end-seed';
+  }
+
+  /** L3: remember the first seq of each refused legacy kind; the verdict waits for the whole log. */
+  private scanLegacy(event: Record<string, unknown> | null, line: number | null): void {
+    if (event === null) return;
+    const type = event.type;
+    let kind = -1;
+    if (type === 'request/header-delta') kind = 0;
+    else if (type === 'mode/set') kind = 1;
+    else if (type === 'request/header' && isRecord(event.data) && event.data.reason === 'fallback') kind = 2;
+    if (kind < 0 || this.legacyFound[kind] !== null) return;
+    const seq = String(event.seq);
+    const message =
+      kind === 0
+        ? `session "${this.sessionId}" contains unsupported legacy request/header-delta event at seq ${seq}`
+        : kind === 1
+          ? `session "${this.sessionId}" contains unsupported legacy mode/set event at seq ${seq}`
+          : `session "${this.sessionId}" contains unsupported legacy request/header reason "fallback" at seq ${seq}`;
+    this.legacyFound[kind] = { rule: 'loader/legacy-unsupported', seq: seqOf(event.seq), line, message };
+  }
+
+  private failUpgrade(rule: string, seq: unknown, line: number | null, message: string): void {
+    this.upgradeFailure ??= { rule, seq: seqOf(seq), line, message };
+  }
+
+  private rememberToolResult(event: Record<string, unknown> | null): void {
+    const data = event?.data;
+    const message = isRecord(data) ? data.message : undefined;
+    const id = isRecord(message) ? message.id : undefined;
+    const seq = event?.seq;
+    if (typeof id === 'string' && typeof seq === 'number') this.toolResultIds.set(seq, id);
+  }
+
+  /** L5: the first unknown, non-ignorable type refuses the log; ignorable ones are noted once per type. */
+  private checkType(event: Record<string, unknown> | null, line: number | null): void {
+    if (event === null) return;
+    const type = event.type;
+    if (KNOWN_SESSION_EVENT_TYPES.has(type)) return;
+    const seq = String(event.seq);
+    if (event.ignorable === true) {
+      const name = String(type);
+      if (this.ignorableTypes.has(name)) return;
+      this.ignorableTypes.add(name);
+      this.notes.push(
+        diagnostic('info', 'loader/ignorable-type', seqOf(event.seq), line, `session event type "${name}" (first at seq ${seq}) is unknown to this harness but marked ignorable; kept as an opaque log-only event`),
+      );
+      return;
+    }
+    this.unknownType ??= {
+      rule: 'loader/unknown-type',
+      seq: seqOf(event.seq),
+      line,
+      message: `session "${this.sessionId}" contains event type "${String(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+    };
+  }
+
+  /** {@link LegacyContext}: the id a legacy tool/result replacement inherits from its target. */
+  messageIdAt(seq: number): string | undefined {
+    return this.toolResultIds.get(seq);
+  }
+
+  /** {@link LegacyContext}: one info diagnostic per applied upgrade. */
+  upgraded(seq: unknown, description: string): void {
+    this.notes.push(
+      diagnostic('info', 'loader/legacy-upgrade', seqOf(seq), this.currentLine, `seq ${String(seq)}: upgraded ${description}`),
+    );
+  }
+
+  /**
+   * The synthetic events crash repair appends after the log (§13): `tool/result` closers for
+   * pending calls, `step/end`, `turn/end` interrupted; empty for a log that ends between turns.
+   * Computed even when an earlier step refuses the log, since they describe the log's tail.
+   */
+  closers(): unknown[] {
+    return this.closerEvents ?? this.repair.closers();
+  }
+
+  finish(): Diagnostic[] {
+    if (this.finished !== null) return this.finished;
+    const closers = this.repair.closers();
+    this.closerEvents = closers;
+    let index = this.count;
+    for (const closer of closers) this.restore.event(closer, index++, null);
+    const out: Diagnostic[] = [...this.notes];
+    for (const found of this.legacyFound) if (found !== null) out.push(toError(found));
+    if (this.upgradeFailure !== null) out.push(toError(this.upgradeFailure));
+    if (this.unknownType !== null) out.push(toError(this.unknownType));
+    if (closers.length > 0) out.push(this.interruptedDiagnostic(closers));
+    const restoreFailure = this.restoreFailure();
+    if (restoreFailure !== null) out.push(toError(restoreFailure));
+    this.finished = out;
+    return out;
+  }
+
+  private interruptedDiagnostic(closers: Record<string, unknown>[]): Diagnostic {
+    const parts = closers.map((closer) => {
+      const data = closer.data as Record<string, unknown>;
+      if (closer.type === 'tool/result') {
+        const error = data.error as { code: string };
+        const message = data.message as { source: { callId: unknown } };
+        return `seq ${String(closer.seq)} tool/result for ${String(message.source.callId)} (${error.code})`;
+      }
+      if (closer.type === 'step/end') return `seq ${String(closer.seq)} step/end (step ${String(data.step)})`;
+      return `seq ${String(closer.seq)} turn/end (interrupted)`;
+    });
+    const message = `turn ${String(this.repair.turn)} is still open at the end of the log; crash repair appends ${closers.length} closer event(s): ${parts.join(', ')}`;
+    return diagnostic('warning', 'loader/interrupted-turn', seqOf(this.repair.turnStartSeq), this.repair.turnStartLine, message);
+  }
+
+  /** L7: the session header first, then the per-event restore checks (incl. the closers). */
+  private restoreFailure(): Failure | null {
+    if (this.restoreHeader !== null) return this.restoreHeader;
+    const error = this.restore.seedError();
+    if (error === null) return null;
+    return { rule: 'loader/restore', seq: error.index, line: null, message: error.message };
+  }
+
+  /** What upstream's `load` ends with (call after {@link finish}; it calls it when needed). */
+  loaderResult(): LoaderResult {
+    if (this.finished === null) this.finish();
+    const loadError = this.loadError();
+    if (loadError !== null) return { loadError, appended: [] };
+    const closers = this.closerEvents ?? [];
+    const appended = closers.map((closer) => String(closer.type));
+    const endsWithEndSeed = closers.length === 0 ? this.lastIsEndSeed : false;
+    if (!endsWithEndSeed) appended.push('session/end-seed');
+    return { loadError: null, appended };
+  }
+
+  private loadError(): string | null {
+    // L1: header failures are decode errors and refusals, reported as given (unwrapped).
+    const headerError = this.headerResult.findings.find((d) => d.severity === 'error');
+    if (headerError !== undefined) return headerError.message;
+    const wrap = (failure: Failure): string => `stored session "${this.sessionId}" failed validation: Error: ${failure.message}`;
+    const legacy = this.legacyFound.find((found) => found !== null);
+    if (legacy) return wrap(legacy);
+    if (this.upgradeFailure !== null) return wrap(this.upgradeFailure);
+    // L5 is a format refusal: upstream does not wrap it.
+    if (this.unknownType !== null) return this.unknownType.message;
+    const restore = this.restoreFailure();
+    return restore === null ? null : wrap(restore);
+  }
+}
+
+function seqOf(seq: unknown): number | null {
+  return typeof seq === 'number' ? seq : null;
+}
+
+function toError(failure: Failure): Diagnostic {
+  return diagnostic('error', failure.rule, failure.seq, failure.line, failure.message);
+}

@@ -1,0 +1,314 @@
+/**
+ * The line scanner for logical JSONL text (log-format.md §1.2, §2, §4, §9).
+ *
+ * Bytes arrive in chunks; each complete line is decoded once, parsed once, expanded (packed
+ * rows), registered in a {@link LineLog} and handed to the session's sink while the parsed value
+ * is alive. Alongside the fold-input decoding it tracks the upstream loader's view of the same
+ * lines (torn tail vs fatal damage), which only ever becomes diagnostics.
+ */
+import type { DecodeErrorInfo, EventSink, SessionFormat } from '../model';
+import type { ByteBuffer } from '../util/grow';
+import { LineLog, RowKind } from './line-log';
+import { expandPackedRow, isPackedRow, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
+
+/** A session found in the text. */
+export interface TextSession {
+  format: SessionFormat;
+  /** The parsed header record (session JSONL), else null. */
+  header: Record<string, unknown> | null;
+  /** stream-json: the `sessionId` the events were grouped by. */
+  streamSessionId: string | null;
+  log: LineLog;
+  sink: EventSink;
+}
+
+/** What the upstream loader's line scanner would make of the text (log-format.md §4). */
+export interface LoaderScan {
+  /** Events the loader would accept (its contiguous prefix). */
+  accepted: number;
+  /** The first problem recorded (exact upstream text), or null. */
+  issue: string | null;
+  /** Logical line (header excluded) of the issue. */
+  issueLine: number | null;
+  /** True when a `turn/end` follows the damage: upstream refuses the log with `issue`. */
+  fatal: boolean;
+  /** Bytes after the last LF (an unterminated final line), ignored by both views. */
+  tornBytes: number;
+  /** Offset of the end of the last complete line. */
+  committedBytes: number;
+}
+
+/** Creates the sink for each session as it is discovered. */
+export type SinkFactory = (session: Omit<TextSession, 'sink'>) => EventSink;
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const LF = 0x0a;
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+function typeOf(value: unknown): unknown {
+  return value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined;
+}
+
+function hasTurnEnd(values: readonly unknown[]): boolean {
+  for (const value of values) if (typeOf(value) === 'turn/end') return true;
+  return false;
+}
+
+/** Incremental JSONL decoder over a growing byte buffer. */
+export class JsonlScanner {
+  private readonly text: ByteBuffer;
+  private readonly makeSink: SinkFactory;
+  private committed = 0;
+  private lineNo = 0;
+  private mode: 'detect' | 'jsonl' | 'stream' = 'detect';
+  private headerLineNo = 0;
+  private primary: TextSession | null = null;
+  private readonly streams = new Map<string, TextSession>();
+  private readonly order: TextSession[] = [];
+  /** The fold-input decode error (first unparsable line or malformed row), if any. */
+  decodeError: DecodeErrorInfo | null = null;
+  /** Format decided from the first line. */
+  format: SessionFormat = 'jsonl';
+  private events = 0;
+  readonly loader: LoaderScan = {
+    accepted: 0,
+    issue: null,
+    issueLine: null,
+    fatal: false,
+    tornBytes: 0,
+    committedBytes: 0,
+  };
+
+  /**
+   * @param text the buffer the caller appends to; the scanner reads it and keeps it as the log
+   * @param makeSink called once per session discovered
+   */
+  constructor(text: ByteBuffer, makeSink: SinkFactory) {
+    this.text = text;
+    this.makeSink = makeSink;
+  }
+
+  /** Events decoded so far (all sessions). */
+  get eventCount(): number {
+    return this.events;
+  }
+
+  /** Sessions discovered so far, in order of discovery. */
+  get sessions(): readonly TextSession[] {
+    return this.order;
+  }
+
+  /** Offset of the end of the last complete line processed. */
+  get committedBytes(): number {
+    return this.committed;
+  }
+
+  /** The first line's text (the header candidate), or null before any line. */
+  firstLine: string | null = null;
+
+  /**
+   * Process every complete line in the buffer up to byte `limit` (default: all of it).
+   * Lines are decoded region by region: LF is a single byte in UTF-8, so byte lines and string
+   * lines correspond one to one.
+   */
+  advance(limit?: number): void {
+    const bytes = this.text.view();
+    const end = limit === undefined ? bytes.length : Math.min(limit, bytes.length);
+    const last = end === 0 ? -1 : bytes.lastIndexOf(LF, end - 1);
+    if (last < this.committed) return;
+    const region = decoder.decode(bytes.subarray(this.committed, last + 1));
+    let byteStart = this.committed;
+    let charStart = 0;
+    while (byteStart <= last) {
+      const byteEnd = bytes.indexOf(LF, byteStart);
+      const charEnd = region.indexOf('\n', charStart);
+      this.lineNo += 1;
+      const text = region.slice(charStart, charEnd);
+      if (this.lineNo === 1) this.firstLine = text;
+      this.line(text, byteStart, byteEnd);
+      byteStart = byteEnd + 1;
+      charStart = charEnd + 1;
+    }
+    this.committed = last + 1;
+    this.loader.committedBytes = this.committed;
+  }
+
+  /** The input is complete: whatever follows the last LF is ignored (a torn final line). */
+  end(): void {
+    this.advance();
+    const rest = this.text.length - this.committed;
+    this.loader.tornBytes = rest;
+    if (this.mode === 'detect' && this.order.length === 0) this.ensurePrimary('jsonl', null);
+  }
+
+  /** The logical line number of the header (0 when there is none). */
+  get headerLine(): number {
+    return this.headerLineNo;
+  }
+
+  private ensurePrimary(format: SessionFormat, header: Record<string, unknown> | null): TextSession {
+    if (!this.primary) {
+      const base = { format, header, streamSessionId: null, log: new LineLog(this.text) };
+      this.primary = { ...base, sink: this.makeSink(base) };
+      this.order.push(this.primary);
+      this.format = format;
+    }
+    return this.primary;
+  }
+
+  private streamSession(id: string): TextSession {
+    let session = this.streams.get(id);
+    if (!session) {
+      const base = { format: 'stream-json' as const, header: null, streamSessionId: id, log: new LineLog(this.text) };
+      session = { ...base, sink: this.makeSink(base) };
+      this.streams.set(id, session);
+      this.order.push(session);
+    }
+    return session;
+  }
+
+  /** Loader line number: lines after the header, from 1. */
+  private loaderLine(): number {
+    return this.lineNo - this.headerLineNo;
+  }
+
+  private loaderUnparsable(): void {
+    this.loader.issue ??= `corrupt session log: unparsable committed event at line ${this.loaderLine()}`;
+    this.loader.issueLine ??= this.loaderLine();
+  }
+
+  /** Upstream's scanner step for a decoded line (log-format.md §4). */
+  private loaderDecoded(values: readonly unknown[]): void {
+    const loader = this.loader;
+    if (loader.fatal) return;
+    if (loader.issue !== null) {
+      if (hasTurnEnd(values)) loader.fatal = true;
+      return;
+    }
+    const before = loader.accepted;
+    for (const value of values) {
+      const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
+      if (seq !== loader.accepted) {
+        loader.issue = `corrupt session log: seq gap in committed region at line ${this.loaderLine()} (expected ${loader.accepted}, got ${String(seq)})`;
+        loader.issueLine = this.loaderLine();
+        loader.accepted = before;
+        if (hasTurnEnd(values)) loader.fatal = true;
+        return;
+      }
+      loader.accepted += 1;
+    }
+  }
+
+  private line(text: string, start: number, end: number): void {
+    if (isBlank(text)) {
+      // Fold input skips it; the upstream scanner fails to parse it.
+      if (this.mode !== 'detect' || this.lineNo > 1) this.loaderUnparsable();
+      return;
+    }
+    if (this.decodeError) {
+      this.afterDecodeError(text);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.fail(`line ${this.lineNo} is not valid JSON: ${(error as Error).message}`, start);
+      if (this.mode === 'detect') this.ensurePrimary('jsonl', null);
+      else this.loaderUnparsable();
+      return;
+    }
+    if (this.mode === 'detect') {
+      const type = typeOf(value);
+      if (type === 'session') {
+        this.mode = 'jsonl';
+        this.headerLineNo = this.lineNo;
+        this.ensurePrimary('jsonl', value as Record<string, unknown>);
+        return;
+      }
+      if (type === 'session_event') {
+        this.mode = 'stream';
+        this.format = 'stream-json';
+      } else {
+        this.mode = 'jsonl';
+        const headerless = (typeof type === 'string' && type.includes('/')) || ROW_TAGS.has(type);
+        this.ensurePrimary(headerless ? 'headerless-jsonl' : 'jsonl', null);
+      }
+    }
+    if (this.mode === 'stream') this.streamLine(value, start, end);
+    else this.eventLine(value, start, end);
+  }
+
+  private fail(message: string, byte: number): void {
+    this.decodeError = { line: this.lineNo, byte, message };
+  }
+
+  /** After the fold input stopped, keep classifying lines the way the upstream loader would. */
+  private afterDecodeError(text: string): void {
+    if (this.loader.fatal) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+      if (isPackedRow(value)) value = expandPackedRow(validatePackedRow(value));
+    } catch {
+      this.loaderUnparsable();
+      return;
+    }
+    this.loaderDecoded(Array.isArray(value) && isPackedRowArray(value) ? value : [value]);
+  }
+
+  private eventLine(value: unknown, start: number, end: number): void {
+    const session = this.ensurePrimary(this.format, null);
+    const log = session.log;
+    if (isPackedRow(value)) {
+      let events: Record<string, unknown>[];
+      try {
+        events = expandPackedRow(validatePackedRow(value));
+      } catch (error) {
+        if (!(error instanceof PackedRowError)) throw error;
+        this.fail(error.message, start);
+        this.loaderUnparsable();
+        return;
+      }
+      this.loaderDecoded(events);
+      const row = log.addRow(start, end, this.lineNo, RowKind.Packed);
+      for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start);
+      return;
+    }
+    // The upstream loader sees an array line as one (malformed) event.
+    this.loaderDecoded([value]);
+    if (Array.isArray(value)) {
+      const row = log.addRow(start, end, this.lineNo, RowKind.ArrayElement);
+      for (let k = 0; k < value.length; k++) this.emit(session, value[k], row, k, start);
+      return;
+    }
+    this.emit(session, value, log.addRow(start, end, this.lineNo, RowKind.Plain), -1, start);
+  }
+
+  private streamLine(value: unknown, start: number, end: number): void {
+    if (typeOf(value) !== 'session_event') return; // `result` and other records carry no events
+    const id = String((value as { sessionId?: unknown }).sessionId);
+    const session = this.streamSession(id);
+    const row = session.log.addRow(start, end, this.lineNo, RowKind.StreamEnvelope);
+    this.emit(session, (value as { event?: unknown }).event, row, -1, start);
+  }
+
+  private emit(session: TextSession, value: unknown, row: number, member: number, byte: number): void {
+    const log = session.log;
+    const index = log.length;
+    log.addEvent(row, member);
+    this.events += 1;
+    session.sink.event(value, index, { line: this.lineNo, byte, member });
+  }
+}
+
+function isPackedRowArray(values: unknown[]): boolean {
+  return values.every((v) => typeOf(v) === 'assistant/chunk');
+}

@@ -1,0 +1,153 @@
+/**
+ * An {@link EventLog} that keeps the logical text as bytes plus a few integers per row and per
+ * event, and parses an event only when asked (design: keep bytes, not objects).
+ */
+import type { EventLog, EventOrigin } from '../model';
+import { GrowArray } from '../util/grow';
+import type { ByteBuffer } from '../util/grow';
+import { expandPackedMember, validatePackedRow } from './packed';
+
+/** How an event sits in its row. */
+export const RowKind = {
+  /** The row is the event. */
+  Plain: 0,
+  /** The row is a packed chunk row; the event is member `member`. */
+  Packed: 1,
+  /** The row is a stream-json envelope; the event is its `event` field. */
+  StreamEnvelope: 2,
+  /** The row is a JSON array; the event is element `member`. */
+  ArrayElement: 3,
+} as const;
+/** One of {@link RowKind}'s values. */
+export type RowKind = (typeof RowKind)[keyof typeof RowKind];
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Event storage backed by the logical text. */
+export class LineLog implements EventLog {
+  private readonly text: ByteBuffer;
+  private readonly rowStart = new GrowArray(Uint32Array);
+  private readonly rowEnd = new GrowArray(Uint32Array);
+  private readonly rowLine = new GrowArray(Uint32Array);
+  private readonly rowKind = new GrowArray(Uint8Array);
+  private readonly eventRow = new GrowArray(Uint32Array);
+  private readonly eventMember = new GrowArray(Int32Array);
+
+  /** @param text the logical text the rows point into (shared with the scanner) */
+  constructor(text: ByteBuffer) {
+    this.text = text;
+  }
+
+  get length(): number {
+    return this.eventRow.length;
+  }
+
+  /** Register a row (a line of the logical text). Returns its row id. */
+  addRow(start: number, end: number, line: number, kind: RowKind): number {
+    this.rowStart.push(start);
+    this.rowEnd.push(end);
+    this.rowLine.push(line);
+    this.rowKind.push(kind);
+    return this.rowStart.length - 1;
+  }
+
+  /** Register the next event as member `member` (-1 for the whole row) of row `row`. */
+  addEvent(row: number, member: number): void {
+    this.eventRow.push(row);
+    this.eventMember.push(member);
+  }
+
+  /** Forget events from index `length` on (used when a line's events are dropped). */
+  truncateEvents(length: number): void {
+    this.eventRow.truncate(length);
+    this.eventMember.truncate(length);
+  }
+
+  private rowText(row: number): string {
+    const bytes = this.text.view();
+    return decoder.decode(bytes.subarray(this.rowStart.get(row), this.rowEnd.get(row)));
+  }
+
+  event(i: number): unknown {
+    const row = this.eventRow.get(i);
+    const value: unknown = JSON.parse(this.rowText(row));
+    const member = this.eventMember.get(i);
+    switch (this.rowKind.get(row) as RowKind) {
+      case RowKind.Plain:
+        return value;
+      case RowKind.StreamEnvelope:
+        return (value as { event?: unknown }).event;
+      case RowKind.ArrayElement:
+        return (value as unknown[])[member];
+      case RowKind.Packed: {
+        const packed = validatePackedRow(value as Record<string, unknown>);
+        let time = packed.time0;
+        for (let k = 0; k < member; k++) time += packed.dt[k] as number;
+        return expandPackedMember(packed, member, time);
+      }
+    }
+  }
+
+  origin(i: number): EventOrigin {
+    const row = this.eventRow.get(i);
+    return { line: this.rowLine.get(row), byte: this.rowStart.get(row), member: this.eventMember.get(i) };
+  }
+
+  /** 1-based line of event `i`. */
+  line(i: number): number {
+    return this.rowLine.get(this.eventRow.get(i));
+  }
+
+  raw(i: number): string {
+    return this.rowText(this.eventRow.get(i));
+  }
+
+  /** Byte range of the row holding event `i` in the logical text. */
+  rowRange(i: number): { start: number; end: number } {
+    const row = this.eventRow.get(i);
+    return { start: this.rowStart.get(row), end: this.rowEnd.get(row) };
+  }
+
+  /** The logical text bytes. */
+  bytes(): Uint8Array {
+    return this.text.view();
+  }
+
+  /** Approximate retained memory in bytes (text excluded: it may be shared). */
+  columnBytes(): number {
+    return this.rowStart.length * 13 + this.eventRow.length * 8;
+  }
+}
+
+/** An {@link EventLog} over parsed values (JSON array input, the playground). */
+export class ValueLog implements EventLog {
+  private readonly values: unknown[];
+  private readonly lines: readonly number[] | null;
+
+  constructor(values: unknown[], lines: readonly number[] | null = null) {
+    this.values = values;
+    this.lines = lines;
+  }
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  event(i: number): unknown {
+    // A structured copy keeps callers from mutating the stored event.
+    return JSON.parse(JSON.stringify(this.values[i] ?? null)) as unknown;
+  }
+
+  origin(i: number): EventOrigin {
+    return { line: this.lines?.[i] ?? 0, byte: -1, member: this.lines ? -1 : i };
+  }
+
+  raw(i: number): string {
+    return JSON.stringify(this.values[i] ?? null);
+  }
+
+  /** Append an event (the playground's log grows). */
+  push(value: unknown): void {
+    this.values.push(value);
+  }
+}

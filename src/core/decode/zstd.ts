@@ -1,0 +1,587 @@
+/**
+ * Zstandard container decoding for session logs (log-format.md §7).
+ *
+ * A `.jsonl.zstd` log is a concatenation of independent frames, each carrying a content
+ * checksum. Many one-shot decoders stop after the first frame and none of the browser ones
+ * verify checksums, so this module drives decoding frame by frame: a structural walk finds the
+ * frame boundaries (§7.1), fzstd decompresses one frame at a time, and the checksum (low 32 bits
+ * of XXH64, seed 0) is verified here because fzstd skips it.
+ *
+ * The checksum hasher is WebAssembly and initialises asynchronously: call `await initZstd()`
+ * once before using the synchronous API (`decodeZstdFrame`, `ZstdFrameStream`);
+ * `decodeZstdLog` does it for you.
+ */
+import { decompress, Decompress, ZstdErrorCode } from 'fzstd';
+import xxhash from 'xxhash-wasm';
+import type { XXHashAPI } from 'xxhash-wasm';
+
+/** Frame magic `28 B5 2F FD`, read little-endian. */
+const FRAME_MAGIC = 0xfd2fb528;
+
+/** RFC 8878 Block_Maximum_Size: no block decodes to more than this. */
+const MAX_BLOCK_BYTES = 128 * 1024;
+
+/**
+ * Largest window (or single-segment content size) we agree to decode. It is libzstd's default
+ * decoder limit (`ZSTD_WINDOWLOG_LIMIT_DEFAULT` = 27, plus one byte), which the Node binding
+ * upstream decodes with, so a frame refused here is one upstream refuses too. It also keeps a
+ * few header bytes from making fzstd allocate gigabytes (fzstd sizes its buffer from the header).
+ */
+const MAX_WINDOW_BYTES = 2 ** 27 + 1;
+
+/** The exact loader-view texts of log-format.md §7 that this module can produce. */
+export const ZSTD_MESSAGES = {
+  empty: 'empty or header-less Zstandard session log',
+  headerFrame: 'corrupt Zstandard session log: first frame is not exactly one header line',
+  invalidMagic: (byte: number): string => `corrupt Zstandard session log: invalid frame magic at byte ${byte}`,
+  reservedBit: (byte: number): string => `corrupt Zstandard session log: reserved frame-header bit at byte ${byte}`,
+  reservedBlockType: (byte: number): string => `corrupt Zstandard session log: reserved block type at byte ${byte}`,
+  frameFailed: (start: number): string => `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+} as const;
+
+/**
+ * The structural walk found bytes that cannot be a Zstandard frame (bad magic, a reserved
+ * frame-header bit, a reserved block type). The message is the exact upstream text.
+ */
+export class ZstdStructureError extends Error {
+  /** Absolute offset of the offending byte in the input. */
+  readonly byte: number;
+
+  /** @param message - the exact §7.1 text; @param byte - offset of the offending byte. */
+  constructor(message: string, byte: number) {
+    super(message);
+    this.name = 'ZstdStructureError';
+    this.byte = byte;
+  }
+}
+
+/**
+ * A structurally complete frame failed to decompress, or its content checksum (or declared
+ * content size) did not match. The message is the exact upstream text.
+ */
+export class ZstdFrameError extends Error {
+  /** Absolute offset of the failing frame's first byte. */
+  readonly byte: number;
+
+  /** @param start - the frame's first byte; @param cause - the underlying decoder error, if any. */
+  constructor(start: number, cause?: unknown) {
+    super(ZSTD_MESSAGES.frameFailed(start), cause === undefined ? undefined : { cause });
+    this.name = 'ZstdFrameError';
+    this.byte = start;
+  }
+}
+
+/** Either way a Zstandard log can be damaged beyond its torn tail. */
+export type ZstdLogError = ZstdStructureError | ZstdFrameError;
+
+/** Byte range `[start, end)` of one structurally complete frame. */
+export interface ZstdFrameSpan {
+  start: number;
+  end: number;
+}
+
+/** Result of the structural walk (§7.1). */
+export interface ZstdWalk {
+  frames: ZstdFrameSpan[];
+  /** Start of the structurally incomplete final frame, or null when the input ends on a frame boundary. */
+  tornStart: number | null;
+}
+
+/** A decoded complete frame. */
+export interface DecodedZstdFrame extends ZstdFrameSpan {
+  plaintext: Uint8Array;
+}
+
+/** The structurally incomplete final frame and what could be recovered from it. */
+export interface TornZstdFrame {
+  /** Absolute offset of the torn frame's first byte. */
+  start: number;
+  /** Plaintext of its complete blocks (possibly empty); never checksum-verified. */
+  plaintext: Uint8Array;
+}
+
+/** `decodeZstdLog` result. */
+export interface ZstdLogResult {
+  /** Plaintexts of the complete frames that decoded and verified, in order (a valid prefix). */
+  frames: Uint8Array[];
+  /** Byte ranges of `frames`, index for index. */
+  spans: ZstdFrameSpan[];
+  /** The torn final frame; null when there is none or when `error` stopped decoding first. */
+  torn: TornZstdFrame | null;
+  /** The damage that stopped decoding; everything in `frames` precedes it. */
+  error: { kind: 'structure' | 'frame'; message: string; byte: number } | null;
+}
+
+/** A frame-level loader-view finding (log-format.md §7.2). */
+export interface ZstdFinding {
+  severity: 'error' | 'warning';
+  /** Stable id: `zstd/structure`, `zstd/frame-validation`, `zstd/empty`, `zstd/header-frame`, `zstd/torn-frame`. */
+  rule: string;
+  message: string;
+  /** Offset in the compressed file the finding is about, or null. */
+  byte: number | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checksum hasher (async WebAssembly init, then synchronous use)
+
+let hasher: XXHashAPI | null = null;
+let hasherPromise: Promise<XXHashAPI> | null = null;
+
+/**
+ * Prepare the XXH64 hasher used for content checksums. Idempotent and safe to call
+ * concurrently; must have resolved before `decodeZstdFrame` or `ZstdFrameStream` is used.
+ */
+export async function initZstd(): Promise<void> {
+  hasherPromise ??= xxhash().then(
+    (api) => (hasher = api),
+    (error: unknown) => {
+      // Forget the failed attempt so a later call can retry instead of failing forever.
+      hasherPromise = null;
+      throw error;
+    },
+  );
+  await hasherPromise;
+}
+
+function requireHasher(): XXHashAPI {
+  if (hasher === null) {
+    throw new Error('Zstandard checksum hasher is not ready: await initZstd() first');
+  }
+  return hasher;
+}
+
+/**
+ * The Zstandard content checksum of a plaintext: the low 32 bits of XXH64 (seed 0).
+ * Requires `initZstd()` to have resolved.
+ */
+export function zstdContentChecksum(plaintext: Uint8Array): number {
+  return Number(requireHasher().h64Raw(plaintext, 0n) & 0xffffffffn);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Structural walk
+
+function u32le(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16) | ((bytes[at + 3] ?? 0) << 24)) >>> 0;
+}
+
+function u24le(bytes: Uint8Array, at: number): number {
+  return (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16);
+}
+
+/** Bytes of the frame header after the descriptor byte (window descriptor, dictionary id, FCS). */
+function headerBytesAfterDescriptor(d: number): number {
+  const single = (d & 0x20) !== 0;
+  const didBytes = [0, 1, 2, 4][d & 3] ?? 0;
+  const fcsBytes = d >> 6 === 0 ? (single ? 1 : 0) : 1 << (d >> 6);
+  return (single ? 0 : 1) + didBytes + fcsBytes;
+}
+
+/**
+ * Structural frame walk of log-format.md §7.1: finds complete frames without decompressing.
+ * Never throws for truncation (the incomplete final frame is reported as `tornStart`); throws
+ * `ZstdStructureError` with the exact spec text for an invalid magic, a reserved frame-header
+ * bit or a reserved block type.
+ */
+export function walkZstdFrames(bytes: Uint8Array): ZstdWalk {
+  const len = bytes.length;
+  const frames: ZstdFrameSpan[] = [];
+  let offset = 0;
+  while (offset < len) {
+    const start = offset;
+    if (len - offset < 4) return { frames, tornStart: start };
+    if (u32le(bytes, offset) !== FRAME_MAGIC) throw new ZstdStructureError(ZSTD_MESSAGES.invalidMagic(offset), offset);
+    offset += 4;
+    if (offset === len) return { frames, tornStart: start };
+    const d = bytes[offset] ?? 0;
+    offset += 1;
+    if (d & 0x18) throw new ZstdStructureError(ZSTD_MESSAGES.reservedBit(offset - 1), offset - 1);
+    const hdr = headerBytesAfterDescriptor(d);
+    if (len - offset < hdr) return { frames, tornStart: start };
+    offset += hdr;
+    for (;;) {
+      if (len - offset < 3) return { frames, tornStart: start };
+      const h = u24le(bytes, offset);
+      offset += 3;
+      const type = (h >> 1) & 3;
+      if (type === 3) throw new ZstdStructureError(ZSTD_MESSAGES.reservedBlockType(offset - 3), offset - 3);
+      // RLE blocks store one byte whatever their decoded size.
+      const payload = type === 1 ? 1 : h >>> 3;
+      if (len - offset < payload) return { frames, tornStart: start };
+      offset += payload;
+      if (h & 1) break;
+    }
+    if (d & 0x04) {
+      if (len - offset < 4) return { frames, tornStart: start };
+      offset += 4;
+    }
+    frames.push({ start, end: offset });
+  }
+  return { frames, tornStart: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Frame decoding
+
+interface FrameHeader {
+  /** Offset of the first block header, relative to the frame start. */
+  blocksAt: number;
+  checksum: boolean;
+  dictionaryId: number;
+  windowSize: number;
+  /** Declared decompressed size, or null when the header omits it. */
+  contentSize: number | null;
+}
+
+/** Parse a frame header; null when `frame` is too short to hold all of it. */
+function readFrameHeader(frame: Uint8Array): FrameHeader | null {
+  if (frame.length < 5) return null;
+  const d = frame[4]!;
+  const single = (d & 0x20) !== 0;
+  const fcsFlag = d >> 6;
+  const didBytes = [0, 1, 2, 4][d & 3] ?? 0;
+  const fcsBytes = fcsFlag === 0 ? (single ? 1 : 0) : 1 << fcsFlag;
+  let at = 5;
+  const blocksAt = at + (single ? 0 : 1) + didBytes + fcsBytes;
+  if (frame.length < blocksAt) return null;
+  let windowSize = 0;
+  if (!single) {
+    // Exact arithmetic: a 32-bit shift would wrap for large exponents (fzstd's does).
+    const wd = frame[at]!;
+    const base = 2 ** (10 + (wd >> 3));
+    windowSize = base + (base / 8) * (wd & 7);
+    at += 1;
+  }
+  let dictionaryId = 0;
+  for (let i = 0; i < didBytes; i++) dictionaryId += frame[at + i]! * 2 ** (8 * i);
+  at += didBytes;
+  let contentSize: number | null = null;
+  if (fcsBytes > 0) {
+    let value = 0;
+    for (let i = 0; i < fcsBytes; i++) value += frame[at + i]! * 2 ** (8 * i);
+    contentSize = fcsBytes === 2 ? value + 256 : value;
+  }
+  if (single) windowSize = contentSize ?? 0;
+  return { blocksAt, checksum: (d & 0x04) !== 0, dictionaryId, windowSize, contentSize };
+}
+
+/**
+ * Decode one structurally complete frame (as delimited by `walkZstdFrames`) and verify it:
+ * decompression, declared content size, and the content checksum when the frame has one.
+ * Throws `ZstdFrameError` (exact upstream text, `byte` = `start`) on any failure.
+ * Requires `initZstd()` to have resolved.
+ *
+ * @param frame - exactly the frame's bytes.
+ * @param start - the frame's offset in the file, for the error message.
+ */
+export function decodeZstdFrame(frame: Uint8Array, start: number): Uint8Array {
+  requireHasher();
+  const header = readFrameHeader(frame);
+  if (header === null) throw new ZstdFrameError(start);
+  // No dictionaries in session logs, and fzstd would silently decode without one.
+  if (header.dictionaryId !== 0) throw new ZstdFrameError(start);
+  if (header.windowSize > MAX_WINDOW_BYTES) throw new ZstdFrameError(start);
+  if (header.contentSize !== null) {
+    // A frame cannot decode to more than its block count allows; refusing an impossible
+    // declared size up front stops fzstd from allocating a buffer that large.
+    let blocks = 0;
+    for (let at = header.blocksAt; at + 3 <= frame.length; ) {
+      const h = u24le(frame, at);
+      blocks += 1;
+      at += 3 + (((h >> 1) & 3) === 1 ? 1 : h >>> 3);
+      if (h & 1) break;
+    }
+    if (header.contentSize > blocks * Math.min(MAX_BLOCK_BYTES, Math.max(header.windowSize, 1))) {
+      throw new ZstdFrameError(start);
+    }
+  }
+  let plaintext: Uint8Array;
+  try {
+    plaintext = decompress(frame);
+  } catch (cause) {
+    throw new ZstdFrameError(start, cause);
+  }
+  if (header.contentSize !== null && plaintext.length !== header.contentSize) throw new ZstdFrameError(start);
+  if (header.checksum && zstdContentChecksum(plaintext) !== u32le(frame, frame.length - 4)) {
+    throw new ZstdFrameError(start);
+  }
+  return plaintext;
+}
+
+/**
+ * Best-effort plaintext of a structurally incomplete final frame, as upstream gets it from a
+ * flushing libzstd decode: the complete blocks, plus the available part of a trailing raw block
+ * (libzstd streams raw blocks byte by byte). Any decoding error other than running out of input
+ * yields nothing at all, as upstream's `catch` does. No checksum can be verified.
+ *
+ * @param bytes - from the torn frame's first byte to the end of the input.
+ */
+export function decodeTornZstdFrame(bytes: Uint8Array): Uint8Array {
+  const empty = new Uint8Array(0);
+  if (bytes.length < 4 || u32le(bytes, 0) !== FRAME_MAGIC) return empty;
+  const header = readFrameHeader(bytes);
+  if (header === null || header.dictionaryId !== 0 || header.windowSize > MAX_WINDOW_BYTES) return empty;
+  const parts: Uint8Array[] = [];
+  try {
+    // `final = true` makes fzstd decode every complete block and then report the truncation
+    // (without it, inputs under 18 bytes are only buffered).
+    new Decompress((chunk) => {
+      parts.push(chunk);
+    }).push(bytes, true);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== ZstdErrorCode.UnexpectedEOF) return empty;
+  }
+  // Locate the first incomplete block; a raw one contributes the bytes that did arrive.
+  for (let at = header.blocksAt; at + 3 <= bytes.length; ) {
+    const h = u24le(bytes, at);
+    const type = (h >> 1) & 3;
+    const payload = type === 1 ? 1 : h >>> 3;
+    if (bytes.length - (at + 3) < payload) {
+      if (type === 0 && bytes.length > at + 3) parts.push(bytes.slice(at + 3));
+      break;
+    }
+    at += 3 + payload;
+    if (h & 1) break;
+  }
+  return concatBytes(parts);
+}
+
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Incremental decoder
+
+type Stage = 'magic' | 'descriptor' | 'header' | 'block' | 'checksum';
+
+/**
+ * Incremental frame decoder: feed the file in chunks, get each frame's verified plaintext as
+ * soon as the frame is complete. It runs the §7.1 walk as a resumable state machine, so every
+ * input byte is examined once however the input is chunked; only the bytes of the current
+ * incomplete frame are buffered.
+ *
+ * Synchronous by design (it runs inside a worker's read loop): `await initZstd()` before
+ * constructing one, or use `await ZstdFrameStream.create()`.
+ *
+ * Damage does not lose the frames before it: `push` returns the frames completed before the
+ * damage and records the error in `error`; from then on `push` and `end` throw that error.
+ */
+export class ZstdFrameStream {
+  /** Bytes of the current incomplete frame (from its first byte), in `#buf[0, #len)`. */
+  #buf = new Uint8Array(0);
+  #len = 0;
+  /** Absolute offset of the current frame's first byte. */
+  #base = 0;
+  /** Parse cursor, relative to the current frame's first byte. */
+  #pos = 0;
+  #stage: Stage = 'magic';
+  #headerBytes = 0;
+  #checksum = false;
+  #error: ZstdLogError | null = null;
+  #ended = false;
+
+  /** Throws when `initZstd()` has not resolved yet. */
+  constructor() {
+    requireHasher();
+  }
+
+  /** Initialise the hasher, then construct. */
+  static async create(): Promise<ZstdFrameStream> {
+    await initZstd();
+    return new ZstdFrameStream();
+  }
+
+  /** The damage found so far, or null. */
+  get error(): ZstdLogError | null {
+    return this.#error;
+  }
+
+  /** Absolute offset up to which the input has been consumed as complete frames. */
+  get committedBytes(): number {
+    return this.#base;
+  }
+
+  /** Feed the next chunk; returns the plaintexts of the frames it completes, in order. */
+  push(chunk: Uint8Array): Uint8Array[] {
+    return this.pushFrames(chunk).map((frame) => frame.plaintext);
+  }
+
+  /** Like `push`, with each frame's byte range. */
+  pushFrames(chunk: Uint8Array): DecodedZstdFrame[] {
+    if (this.#error !== null) throw this.#error;
+    if (this.#ended) throw new Error('ZstdFrameStream: push after end');
+    // Parse straight from the caller's chunk when nothing is pending, so a whole file pushed
+    // at once is never copied; only an incomplete frame's tail is kept.
+    let data: Uint8Array;
+    if (this.#len === 0) {
+      data = chunk;
+    } else {
+      this.#reserve(this.#len + chunk.length);
+      this.#buf.set(chunk, this.#len);
+      this.#len += chunk.length;
+      data = this.#buf.subarray(0, this.#len);
+    }
+    const out: DecodedZstdFrame[] = [];
+    let frameStart = 0;
+    let pos = this.#pos;
+    try {
+      for (;;) {
+        const available = data.length - pos;
+        const abs = this.#base + pos;
+        if (this.#stage === 'magic') {
+          if (available < 4) break;
+          if (u32le(data, pos) !== FRAME_MAGIC) throw new ZstdStructureError(ZSTD_MESSAGES.invalidMagic(abs), abs);
+          pos += 4;
+          this.#stage = 'descriptor';
+        } else if (this.#stage === 'descriptor') {
+          if (available < 1) break;
+          const d = data[pos]!;
+          if (d & 0x18) throw new ZstdStructureError(ZSTD_MESSAGES.reservedBit(abs), abs);
+          this.#headerBytes = headerBytesAfterDescriptor(d);
+          this.#checksum = (d & 0x04) !== 0;
+          pos += 1;
+          this.#stage = 'header';
+        } else if (this.#stage === 'header') {
+          if (available < this.#headerBytes) break;
+          pos += this.#headerBytes;
+          this.#stage = 'block';
+        } else if (this.#stage === 'block') {
+          if (available < 3) break;
+          const h = u24le(data, pos);
+          const type = (h >> 1) & 3;
+          if (type === 3) throw new ZstdStructureError(ZSTD_MESSAGES.reservedBlockType(abs), abs);
+          const payload = type === 1 ? 1 : h >>> 3;
+          if (available - 3 < payload) break;
+          pos += 3 + payload;
+          if (h & 1) {
+            if (this.#checksum) {
+              this.#stage = 'checksum';
+            } else {
+              out.push(this.#finishFrame(data, frameStart, pos));
+              frameStart = pos;
+            }
+          }
+        } else {
+          if (available < 4) break;
+          pos += 4;
+          out.push(this.#finishFrame(data, frameStart, pos));
+          frameStart = pos;
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof ZstdStructureError || error instanceof ZstdFrameError)) throw error;
+      this.#error = error;
+      this.#base += frameStart;
+      this.#buf = new Uint8Array(0);
+      this.#len = 0;
+      return out;
+    }
+    // Keep only the current incomplete frame.
+    const rest = data.subarray(frameStart);
+    if (data === chunk) {
+      this.#reserve(rest.length);
+      this.#buf.set(rest, 0);
+    } else {
+      this.#buf.copyWithin(0, frameStart, this.#len);
+    }
+    this.#len = rest.length;
+    this.#base += frameStart;
+    this.#pos = pos - frameStart;
+    return out;
+  }
+
+  /**
+   * Finish the input. Returns the structurally incomplete final frame, if any, with whatever
+   * plaintext its complete blocks yield (`decodeTornZstdFrame`). Throws the recorded error when
+   * the stream was damaged.
+   */
+  end(): { torn: TornZstdFrame | null } {
+    if (this.#error !== null) throw this.#error;
+    if (this.#ended) throw new Error('ZstdFrameStream: end called twice');
+    this.#ended = true;
+    if (this.#len === 0) return { torn: null };
+    const torn = { start: this.#base, plaintext: decodeTornZstdFrame(this.#buf.subarray(0, this.#len)) };
+    this.#buf = new Uint8Array(0);
+    this.#len = 0;
+    return { torn };
+  }
+
+  #finishFrame(data: Uint8Array, from: number, to: number): DecodedZstdFrame {
+    const start = this.#base + from;
+    const plaintext = decodeZstdFrame(data.subarray(from, to), start);
+    this.#stage = 'magic';
+    return { start, end: this.#base + to, plaintext };
+  }
+
+  #reserve(size: number): void {
+    if (size <= this.#buf.length) return;
+    const grown = new Uint8Array(Math.max(size, this.#buf.length * 2, 4096));
+    grown.set(this.#buf.subarray(0, this.#len));
+    this.#buf = grown;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-buffer convenience and frame-level findings
+
+/**
+ * Decode a whole `.jsonl.zstd` buffer: the verified plaintexts of its complete frames (up to
+ * the first damage), the torn final frame, and the damage if any. Never throws for bad input.
+ */
+export async function decodeZstdLog(bytes: Uint8Array): Promise<ZstdLogResult> {
+  const stream = await ZstdFrameStream.create();
+  const decoded = stream.pushFrames(bytes);
+  const frames = decoded.map((frame) => frame.plaintext);
+  const spans = decoded.map(({ start, end }) => ({ start, end }));
+  const damage = stream.error;
+  if (damage !== null) {
+    const kind = damage instanceof ZstdStructureError ? 'structure' : 'frame';
+    return { frames, spans, torn: null, error: { kind, message: damage.message, byte: damage.byte } };
+  }
+  return { frames, spans, torn: stream.end().torn, error: null };
+}
+
+/**
+ * Frame-level loader-view findings for a decoded log (log-format.md §7.2), in the order upstream
+ * meets them, so the first error is the one upstream's loader throws: a structural error (the
+ * walk runs before any decoding), then "no complete frame", then the first frame's shape, then
+ * a frame that failed validation. A torn final frame is reported as a warning (upstream keeps
+ * its complete lines and treats the rest as torn tail). Header and line checks are not here.
+ */
+export function checkZstdFrames(result: ZstdLogResult): ZstdFinding[] {
+  const findings: ZstdFinding[] = [];
+  const { error } = result;
+  if (error?.kind === 'structure') {
+    findings.push({ severity: 'error', rule: 'zstd/structure', message: error.message, byte: error.byte });
+  }
+  const first = result.frames[0];
+  if (first === undefined) {
+    // A first frame that failed validation was still complete: upstream reports the failure.
+    if (error === null) findings.push({ severity: 'error', rule: 'zstd/empty', message: ZSTD_MESSAGES.empty, byte: null });
+  } else if (first.length === 0 || first[first.length - 1] !== 0x0a || first.indexOf(0x0a) !== first.length - 1) {
+    findings.push({ severity: 'error', rule: 'zstd/header-frame', message: ZSTD_MESSAGES.headerFrame, byte: result.spans[0]?.start ?? 0 });
+  }
+  if (error?.kind === 'frame') {
+    findings.push({ severity: 'error', rule: 'zstd/frame-validation', message: error.message, byte: error.byte });
+  }
+  if (result.torn !== null) {
+    findings.push({
+      severity: 'warning',
+      rule: 'zstd/torn-frame',
+      message: `torn final Zstandard frame at byte ${result.torn.start}: ${result.torn.plaintext.length} plaintext bytes recovered from its complete blocks`,
+      byte: result.torn.start,
+    });
+  }
+  return findings;
+}

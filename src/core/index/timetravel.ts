@@ -1,0 +1,540 @@
+/**
+ * The time-travel index: the surface after any step k without replaying from the start.
+ *
+ * Every node that ever lives is placed once in a global order (an append at the end, a
+ * replacement immediately before the first node it shadows). The surface at step k is the set
+ * of nodes alive at k (entered at or before k, not yet shadowed), in that order. Alive sets are
+ * bitsets over the global order, checkpointed every K steps; a seek copies the nearest earlier
+ * checkpoint and replays at most K - 1 events' enter/leave bits.
+ */
+import type { Plan } from '../fold/surface';
+import { GrowArray } from '../util/grow';
+
+const NEVER = 0x7fffffff;
+
+/** What a node contributes to the model view. */
+export interface NodeSize {
+  /** Size of its derived message (UTF-16 code units of its JSON). */
+  bytes: number;
+  /** False for a node whose message is null (an empty usage-only assistant message). */
+  message: boolean;
+}
+
+const NO_SIZE: NodeSize = { bytes: 0, message: true };
+
+/** How an event relates to the surface at a step (surface.md §9 plus `future`). */
+export type Classification =
+  | { state: 'future' }
+  | { state: 'log-only' }
+  | { state: 'current' }
+  | { state: 'shadowed'; by: number; chain: number[]; visible: number | null };
+
+/** Collects enter/leave facts while the fold runs; `finish` builds the index. */
+export class TimeTravelBuilder {
+  private readonly baseSeq: number;
+  private readonly nodeOfEvent = new GrowArray(Int32Array);
+  private readonly nodeSeq = new GrowArray(Int32Array);
+  private readonly enter = new GrowArray(Int32Array);
+  private readonly leave = new GrowArray(Int32Array);
+  private readonly replacer = new GrowArray(Int32Array);
+  private readonly next = new GrowArray(Int32Array);
+  private readonly prev = new GrowArray(Int32Array);
+  private head = -1;
+  private tail = -1;
+  private readonly replNode = new GrowArray(Int32Array);
+  private readonly replStart = new GrowArray(Int32Array);
+  private readonly replEnd = new GrowArray(Int32Array);
+  private readonly replShadowOffset = new GrowArray(Int32Array);
+  private readonly replShadow = new GrowArray(Int32Array);
+  private readonly replOfNode = new GrowArray(Int32Array);
+  private readonly weight = new GrowArray(Uint32Array);
+  private readonly message = new GrowArray(Uint8Array);
+
+  /** @param baseSeq absolute seq of event index 0 */
+  constructor(baseSeq = 0) {
+    this.baseSeq = baseSeq;
+    this.replShadowOffset.push(0);
+  }
+
+  private newNode(seq: number, step: number): number {
+    const id = this.nodeSeq.length;
+    this.nodeSeq.push(seq);
+    this.enter.push(step);
+    this.leave.push(NEVER);
+    this.replacer.push(-1);
+    this.next.push(-1);
+    this.prev.push(-1);
+    this.replOfNode.push(-1);
+    return id;
+  }
+
+  private nodeOfSeq(seq: number): number {
+    return this.nodeOfEvent.get(seq - this.baseSeq);
+  }
+
+  /**
+   * Record event `index`: its accepted plan, or null for an event the fold never applied.
+   * @param size what the node adds to the model view (bytes of its derived message, and whether
+   *   it projects to a message at all)
+   */
+  add(index: number, plan: Plan | null, size: NodeSize = NO_SIZE): void {
+    const step = index + 1;
+    if (!plan || plan.kind === 'log-only') {
+      this.nodeOfEvent.push(-1);
+      return;
+    }
+    const node = this.newNode(plan.seq, step);
+    this.weight.push(size.bytes);
+    this.message.push(size.message ? 1 : 0);
+    this.nodeOfEvent.push(node);
+    if (plan.kind === 'append') {
+      if (this.tail === -1) this.head = node;
+      else {
+        this.next.set(this.tail, node);
+        this.prev.set(node, this.tail);
+      }
+      this.tail = node;
+      return;
+    }
+    // Insert immediately before the first shadowed node.
+    const first = this.nodeOfSeq(plan.shadowed[0] as number);
+    const before = this.prev.get(first);
+    this.prev.set(node, before);
+    this.next.set(node, first);
+    this.prev.set(first, node);
+    if (before === -1) this.head = node;
+    else this.next.set(before, node);
+    const r = this.replNode.length;
+    this.replNode.push(node);
+    this.replStart.push(plan.start);
+    this.replEnd.push(plan.end);
+    this.replOfNode.set(node, r);
+    for (const seq of plan.shadowed) {
+      const shadowedNode = this.nodeOfSeq(seq);
+      this.leave.set(shadowedNode, step);
+      this.replacer.set(shadowedNode, node);
+      this.replShadow.push(shadowedNode);
+    }
+    this.replShadowOffset.push(this.replShadow.length);
+  }
+
+  /**
+   * Build the index.
+   * @param steps the number of steps the cursor can take (events accepted by the fold)
+   * @param checkpointEvery K; chosen from the log's size when omitted
+   */
+  finish(steps: number, checkpointEvery?: number): TimeTravelIndex {
+    const m = this.nodeSeq.length;
+    const pos = new Int32Array(m);
+    const nodeAtPos = new Int32Array(m);
+    let p = 0;
+    for (let node = this.head; node !== -1; node = this.next.get(node)) {
+      pos[node] = p;
+      nodeAtPos[p] = node;
+      p += 1;
+    }
+    return new TimeTravelIndex({
+      baseSeq: this.baseSeq,
+      steps,
+      nodeOfEvent: this.nodeOfEvent.finish(),
+      nodeSeq: this.nodeSeq.finish(),
+      enter: this.enter.finish(),
+      leave: this.leave.finish(),
+      replacer: this.replacer.finish(),
+      pos,
+      nodeAtPos,
+      replNode: this.replNode.finish(),
+      replStart: this.replStart.finish(),
+      replEnd: this.replEnd.finish(),
+      replShadowOffset: this.replShadowOffset.finish(),
+      replShadow: this.replShadow.finish(),
+      replOfNode: this.replOfNode.finish(),
+      weight: this.weight.finish(),
+      message: this.message.finish(),
+      checkpointEvery: checkpointEvery ?? chooseCheckpointInterval(steps, m),
+    });
+  }
+}
+
+/** K such that checkpoints take at most ~16 MB, never below 256 steps. */
+function chooseCheckpointInterval(steps: number, nodes: number): number {
+  const words = Math.ceil(nodes / 32) + 1;
+  const budgetWords = (16 * 1024 * 1024) / 4;
+  let k = 256;
+  while (k < 1 << 20 && (steps / k) * words > budgetWords) k *= 2;
+  return k;
+}
+
+interface IndexColumns {
+  baseSeq: number;
+  steps: number;
+  nodeOfEvent: Int32Array;
+  nodeSeq: Int32Array;
+  enter: Int32Array;
+  leave: Int32Array;
+  replacer: Int32Array;
+  pos: Int32Array;
+  nodeAtPos: Int32Array;
+  replNode: Int32Array;
+  replStart: Int32Array;
+  replEnd: Int32Array;
+  replShadowOffset: Int32Array;
+  replShadow: Int32Array;
+  replOfNode: Int32Array;
+  weight: Uint32Array;
+  message: Uint8Array;
+  checkpointEvery: number;
+}
+
+/** Per-step totals of the model view: index k holds the value after k steps. */
+export interface ContextCurve {
+  /** Derived model messages. */
+  messages: Int32Array;
+  /** Size of the derived messages. */
+  bytes: Float64Array;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Answers "what did the surface look like after step k" for any k. */
+export class TimeTravelIndex {
+  private readonly c: IndexColumns;
+  private readonly words: number;
+  private readonly checkpoints: Uint32Array[] = [];
+  private readonly replStep: Int32Array;
+  private lastSeek: { step: number; bits: Uint32Array } | null = null;
+
+  constructor(columns: IndexColumns) {
+    this.c = columns;
+    this.words = Math.ceil(columns.nodeSeq.length / 32);
+    this.replStep = new Int32Array(columns.replNode.length);
+    for (let r = 0; r < columns.replNode.length; r++) {
+      this.replStep[r] = columns.enter[columns.replNode[r] as number] as number;
+    }
+    this.buildCheckpoints();
+  }
+
+  /** Steps the cursor can take: 0 … steps. */
+  get steps(): number {
+    return this.c.steps;
+  }
+
+  /** Number of nodes that ever lived. */
+  get nodeCount(): number {
+    return this.c.nodeSeq.length;
+  }
+
+  /** Number of replacements applied over the whole accepted prefix. */
+  get replacementCount(): number {
+    return this.c.replNode.length;
+  }
+
+  /** The checkpoint interval K. */
+  get checkpointEvery(): number {
+    return this.c.checkpointEvery;
+  }
+
+  /** Apply the enter/leave bits of the event at `index` to `bits`. */
+  private applyEvent(bits: Uint32Array, index: number): void {
+    const c = this.c;
+    const node = c.nodeOfEvent[index] as number;
+    if (node < 0) return;
+    const p = c.pos[node] as number;
+    bits[p >>> 5] = (bits[p >>> 5] as number) | (1 << (p & 31));
+    const r = c.replOfNode[node] as number;
+    if (r < 0) return;
+    const end = c.replShadowOffset[r + 1] as number;
+    for (let i = c.replShadowOffset[r] as number; i < end; i++) {
+      const q = c.pos[c.replShadow[i] as number] as number;
+      bits[q >>> 5] = (bits[q >>> 5] as number) & ~(1 << (q & 31));
+    }
+  }
+
+  private buildCheckpoints(): void {
+    const k = this.c.checkpointEvery;
+    const bits = new Uint32Array(this.words);
+    this.checkpoints.push(bits.slice());
+    for (let i = 0; i < this.c.steps; i++) {
+      this.applyEvent(bits, i);
+      if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+    }
+  }
+
+  private clampStep(step: number): number {
+    return Math.max(0, Math.min(this.c.steps, Math.trunc(step)));
+  }
+
+  /**
+   * The alive set after `step` events, as a bitset over the global order. The returned array
+   * is shared with the next call: copy it to keep it.
+   */
+  aliveAt(step: number): Uint32Array {
+    const k = this.clampStep(step);
+    const last = this.lastSeek;
+    if (last && last.step === k) return last.bits;
+    const every = this.c.checkpointEvery;
+    let bits: Uint32Array;
+    let from: number;
+    if (last && last.step <= k && k - last.step < (k % every) + 1) {
+      // Moving forward a little from the previous seek is cheaper than a checkpoint copy.
+      bits = last.bits;
+      from = last.step;
+    } else {
+      const cp = Math.floor(k / every);
+      bits = (this.checkpoints[cp] as Uint32Array).slice();
+      from = cp * every;
+    }
+    for (let i = from; i < k; i++) this.applyEvent(bits, i);
+    this.lastSeek = { step: k, bits };
+    return bits;
+  }
+
+  /** Surface node seqs after `step` events, in surface order. */
+  nodesAt(step: number): number[] {
+    const bits = this.aliveAt(step);
+    const out: number[] = [];
+    const { nodeAtPos, nodeSeq } = this.c;
+    for (let w = 0; w < bits.length; w++) {
+      let word = bits[w] as number;
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        out.push(nodeSeq[nodeAtPos[(w << 5) + bit] as number] as number);
+        word &= word - 1;
+      }
+    }
+    return out;
+  }
+
+  /** Number of surface nodes after `step` events. */
+  nodeCountAt(step: number): number {
+    const bits = this.aliveAt(step);
+    let n = 0;
+    for (let w = 0; w < bits.length; w++) n += popcount(bits[w] as number);
+    return n;
+  }
+
+  /**
+   * Surface node seqs [start, start+count) after `step` events, without materialising the rest.
+   */
+  nodeWindowAt(step: number, start: number, count: number): number[] {
+    const bits = this.aliveAt(step);
+    const out: number[] = [];
+    const { nodeAtPos, nodeSeq } = this.c;
+    let seen = 0;
+    for (let w = 0; w < bits.length && out.length < count; w++) {
+      const word0 = bits[w] as number;
+      const n = popcount(word0);
+      if (seen + n <= start) {
+        seen += n;
+        continue;
+      }
+      let word = word0;
+      while (word !== 0 && out.length < count) {
+        const bit = 31 - Math.clz32(word & -word);
+        if (seen >= start) out.push(nodeSeq[nodeAtPos[(w << 5) + bit] as number] as number);
+        seen += 1;
+        word &= word - 1;
+      }
+    }
+    return out;
+  }
+
+  /** Replaces applied in the first `step` events (`replaceGeneration` at step). */
+  replaceGenerationAt(step: number): number {
+    const k = this.clampStep(step);
+    // replStep is ascending: binary search for the count of entries <= k.
+    let lo = 0;
+    let hi = this.replStep.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.replStep[mid] as number) <= k) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Steps (ascending) at which a replace was applied. */
+  replaceSteps(): Int32Array {
+    return this.replStep;
+  }
+
+  /** Replacement number `r` (in event order): its seq, declared bounds, step and shadowed seqs. */
+  replacement(r: number): { seq: number; start: number; end: number; step: number; shadowedSeqs: number[] } {
+    const c = this.c;
+    const shadowedSeqs: number[] = [];
+    for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) {
+      shadowedSeqs.push(c.nodeSeq[c.replShadow[i] as number] as number);
+    }
+    return {
+      seq: c.nodeSeq[c.replNode[r] as number] as number,
+      start: c.replStart[r] as number,
+      end: c.replEnd[r] as number,
+      step: this.replStep[r] as number,
+      shadowedSeqs,
+    };
+  }
+
+  /** Replacement number of the event with this seq, or -1. */
+  replacementOfSeq(seq: number): number {
+    const node = this.nodeOf(seq);
+    return node < 0 ? -1 : (this.c.replOfNode[node] as number);
+  }
+
+  private nodeOf(seq: number): number {
+    const i = seq - this.c.baseSeq;
+    if (i < 0 || i >= this.c.nodeOfEvent.length) return -1;
+    return this.c.nodeOfEvent[i] as number;
+  }
+
+  /** Step at which the event with this seq entered the surface, or -1 if it never did. */
+  enterStep(seq: number): number {
+    const node = this.nodeOf(seq);
+    return node < 0 ? -1 : (this.c.enter[node] as number);
+  }
+
+  /** Step at which the event with this seq was shadowed, or -1 if never. */
+  leaveStep(seq: number): number {
+    const node = this.nodeOf(seq);
+    if (node < 0) return -1;
+    const leave = this.c.leave[node] as number;
+    return leave === NEVER ? -1 : leave;
+  }
+
+  /** Seq of the replacement that shadowed the event with this seq (ever), or -1. */
+  replacedBy(seq: number): number {
+    const node = this.nodeOf(seq);
+    if (node < 0) return -1;
+    const by = this.c.replacer[node] as number;
+    return by < 0 ? -1 : (this.c.nodeSeq[by] as number);
+  }
+
+  /** Position of the node for `seq` in the global order, or -1. */
+  position(seq: number): number {
+    const node = this.nodeOf(seq);
+    return node < 0 ? -1 : (this.c.pos[node] as number);
+  }
+
+  /** Classify event `index` at `step` (surface.md §9). */
+  classify(index: number, step: number): Classification {
+    const k = this.clampStep(step);
+    if (index >= k) return { state: 'future' };
+    const c = this.c;
+    const node = c.nodeOfEvent[index];
+    if (node === undefined || node < 0) return { state: 'log-only' };
+    const leave = c.leave[node] as number;
+    if (leave > k) return { state: 'current' };
+    const chain: number[] = [];
+    let visible: number | null = null;
+    let at = node;
+    while (true) {
+      const by = c.replacer[at] as number;
+      if (by < 0 || (c.leave[at] as number) > k) {
+        visible = c.nodeSeq[at] as number;
+        break;
+      }
+      chain.push(c.nodeSeq[by] as number);
+      at = by;
+    }
+    return { state: 'shadowed', by: chain[0] as number, chain, visible };
+  }
+
+  /** True when event `index` is on the surface after `step`. */
+  isCurrent(index: number, step: number): boolean {
+    const c = this.c;
+    const node = c.nodeOfEvent[index];
+    if (node === undefined || node < 0) return false;
+    return (c.enter[node] as number) <= step && (c.leave[node] as number) > step;
+  }
+
+  /**
+   * The seq span each replacement covers, directly or through nested replaces (for gutter
+   * brackets): `first[r]`/`last[r]` are the smallest and largest covered seq.
+   */
+  bracketSpans(): { first: Int32Array; last: Int32Array } {
+    const c = this.c;
+    const count = c.replNode.length;
+    const first = new Int32Array(count);
+    const last = new Int32Array(count);
+    // Children are applied before their parents, so one pass in event order suffices.
+    for (let r = 0; r < count; r++) {
+      let lo = NEVER;
+      let hi = -1;
+      for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) {
+        const node = c.replShadow[i] as number;
+        const seq = c.nodeSeq[node] as number;
+        lo = Math.min(lo, seq);
+        hi = Math.max(hi, seq);
+        const child = c.replOfNode[node] as number;
+        if (child >= 0) {
+          lo = Math.min(lo, first[child] as number);
+          hi = Math.max(hi, last[child] as number);
+        }
+      }
+      first[r] = lo;
+      last[r] = hi;
+    }
+    return { first, last };
+  }
+
+  private curveCache: ContextCurve | null = null;
+
+  /**
+   * Derived message count and model-view size after every step, from enter/leave deltas in
+   * one O(steps + nodes) pass (computed on first use, then cached).
+   */
+  curve(): ContextCurve {
+    if (this.curveCache) return this.curveCache;
+    const c = this.c;
+    const steps = c.steps;
+    const dm = new Int32Array(steps + 2);
+    const db = new Float64Array(steps + 2);
+    for (let node = 0; node < c.nodeSeq.length; node++) {
+      const enter = c.enter[node] as number;
+      if (enter > steps) continue;
+      const leave = Math.min(c.leave[node] as number, steps + 1);
+      const m = c.message[node] as number;
+      const b = c.weight[node] as number;
+      dm[enter] = (dm[enter] as number) + m;
+      dm[leave] = (dm[leave] as number) - m;
+      db[enter] = (db[enter] as number) + b;
+      db[leave] = (db[leave] as number) - b;
+    }
+    const messages = new Int32Array(steps + 1);
+    const bytes = new Float64Array(steps + 1);
+    let m = 0;
+    let b = 0;
+    for (let k = 0; k <= steps; k++) {
+      m += dm[k] as number;
+      b += db[k] as number;
+      messages[k] = m;
+      bytes[k] = b;
+    }
+    this.curveCache = { messages, bytes };
+    return this.curveCache;
+  }
+
+  /** Derived model messages after `step` events. */
+  messagesAt(step: number): number {
+    return this.curve().messages[this.clampStep(step)] as number;
+  }
+
+  /** True when the node for `seq` projects to a model message. */
+  hasMessage(seq: number): boolean {
+    const node = this.nodeOf(seq);
+    return node >= 0 && this.c.message[node] === 1;
+  }
+
+  /** Approximate memory held by the index, in bytes. */
+  byteSize(): number {
+    const c = this.c;
+    let total = c.nodeOfEvent.byteLength + this.replStep.byteLength;
+    for (const a of [c.nodeSeq, c.enter, c.leave, c.replacer, c.pos, c.nodeAtPos, c.replOfNode]) total += a.byteLength;
+    for (const a of [c.replNode, c.replStart, c.replEnd, c.replShadowOffset, c.replShadow]) total += a.byteLength;
+    for (const cp of this.checkpoints) total += cp.byteLength;
+    return total;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Growable typed-array columns. The core keeps per-event facts in typed arrays rather than
+ * objects: a million events cost a few bytes each instead of a few hundred.
+ */
+
+type TypedArray = Int32Array | Uint32Array | Float64Array | Uint16Array | Uint8Array | Int8Array;
+type TypedArrayCtor<T extends TypedArray> = new (length: number) => T;
+
+/** A typed array that doubles its capacity as values are pushed. */
+export class GrowArray<T extends TypedArray> {
+  private data: T;
+  private size = 0;
+  private readonly ctor: TypedArrayCtor<T>;
+
+  constructor(ctor: TypedArrayCtor<T>, capacity = 1024) {
+    this.ctor = ctor;
+    this.data = new ctor(Math.max(16, capacity));
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  push(value: number): void {
+    if (this.size === this.data.length) this.reserve(this.size * 2);
+    this.data[this.size++] = value;
+  }
+
+  /** Drop values from `length` on. */
+  truncate(length: number): void {
+    if (length < this.size) this.size = Math.max(0, length);
+  }
+
+  get(index: number): number {
+    return this.data[index] as number;
+  }
+
+  set(index: number, value: number): void {
+    this.data[index] = value;
+  }
+
+  /** Make room for at least `capacity` values. */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new this.ctor(capacity);
+    (next as unknown as { set(a: ArrayLike<number>): void }).set(this.data);
+    this.data = next;
+  }
+
+  /** A trimmed copy-free view when full, else a trimmed copy. The builder should not be reused. */
+  finish(): T {
+    if (this.size === this.data.length) return this.data;
+    return this.data.slice(0, this.size) as T;
+  }
+
+  /** Direct access to the backing array (valid up to `length`). */
+  raw(): T {
+    return this.data;
+  }
+}
+
+/** A growable byte buffer, for the logical text of a log. */
+export class ByteBuffer {
+  private data: Uint8Array;
+  private size = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.data = new Uint8Array(Math.max(16, capacity));
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  append(chunk: Uint8Array): void {
+    const need = this.size + chunk.length;
+    if (need > this.data.length) {
+      let capacity = this.data.length * 2;
+      while (capacity < need) capacity *= 2;
+      const next = new Uint8Array(capacity);
+      next.set(this.data.subarray(0, this.size));
+      this.data = next;
+    }
+    this.data.set(chunk, this.size);
+    this.size = need;
+  }
+
+  /** The bytes written so far (a view; valid until the next append). */
+  view(): Uint8Array {
+    return this.data.subarray(0, this.size);
+  }
+
+  /** Wrap existing bytes without copying (for inputs that arrive whole). */
+  static wrap(bytes: Uint8Array): ByteBuffer {
+    const buffer = new ByteBuffer(16);
+    buffer.data = bytes;
+    buffer.size = bytes.length;
+    return buffer;
+  }
+}

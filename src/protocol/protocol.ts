@@ -1,0 +1,273 @@
+/**
+ * The typed, versioned boundary between the UI and the engine that owns the log.
+ *
+ * The engine runs in a web worker (src/worker) or in-process (src/client, tests and fallback).
+ * The UI never holds the event log: it asks for windows of rows, one event's details, the
+ * surface at a step, and so on. Every payload here is structured-clone friendly (plain objects,
+ * arrays, typed arrays). Bump {@link PROTOCOL_VERSION} on any breaking change.
+ */
+import type {
+  DecodeErrorInfo,
+  Diagnostic,
+  SessionFormat,
+  Severity,
+  SurfaceErrorInfo,
+} from '../core/model';
+import type { Family } from '../core/analyze/family';
+
+export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
+
+/** Version of this protocol; the client refuses an engine that answers with another. */
+export const PROTOCOL_VERSION = 1;
+
+/** Answer to the handshake. */
+export interface Hello {
+  protocolVersion: number;
+}
+
+/** What to open. Bytes are transferred, not copied. */
+export type OpenRequest =
+  | { kind: 'bytes'; name: string; buffer: ArrayBuffer }
+  | { kind: 'text'; name: string; text: string }
+  /** Fetched by the engine only because the user asked for this URL. */
+  | { kind: 'url'; url: string };
+
+/** Load progress, sent while decoding. */
+export interface ProgressEvent {
+  loadId: number;
+  /** Input bytes consumed. */
+  bytes: number;
+  totalBytes: number | null;
+  events: number;
+  /** Milliseconds since the load started. */
+  elapsedMs: number;
+}
+
+export { FAMILIES } from '../core/analyze/family';
+export type { Family } from '../core/analyze/family';
+
+/** One session of a load (an export ZIP holds several). */
+export interface SessionSummary {
+  /** Index of the session within its load. */
+  index: number;
+  /** Display path: the file name, or `archive.zip!subagents/x/session.jsonl`. */
+  path: string;
+  format: SessionFormat;
+  sessionId: string | null;
+  parentSession: string | null;
+  /** Logical events decoded. */
+  events: number;
+  /** Seq of the first event (non-zero only for a stream-json window). */
+  baseSeq: number;
+  /** True when the fold saw only a window of the session (baseSeq > 0). */
+  partial: boolean;
+  /** Events the fold accepted: the cursor ranges over 0…accepted. */
+  accepted: number;
+  surfaceError: SurfaceErrorInfo | null;
+  decodeError: DecodeErrorInfo | null;
+  diagnosticCounts: Record<Severity, number>;
+  /** Final state after `accepted` events. */
+  nodes: number;
+  replacements: number;
+  replaceGeneration: number;
+  messages: number;
+  /** Event counts by family. */
+  families: Partial<Record<Family, number>>;
+  /** A content fingerprint, for deep links that must warn when opened on another file. */
+  fingerprint: string;
+}
+
+/** Result of an open. */
+export interface LoadSummary {
+  loadId: number;
+  /** Name of the opened file or URL. */
+  file: string;
+  /** Input size in bytes. */
+  bytes: number;
+  sessions: SessionSummary[];
+  /** Findings about the container itself (ZIP members refused, ...). */
+  findings: Diagnostic[];
+  elapsedMs: number;
+}
+
+/** State of an event at a cursor (surface.md §9 classes plus devtool extras). */
+export type EventState =
+  | 'future' // not yet applied at the cursor
+  | 'current' // on the surface at the cursor
+  | 'shadowed' // was on the surface, removed by a replace at or before the cursor
+  | 'log-only' // never enters the surface
+  | 'rejected' // the event the fold refused
+  | 'pending'; // after the refused event: never folded
+
+/** Surface operation of an event, as written. */
+export type SurfaceOpKind = 'append' | 'replace' | 'invalid' | null;
+
+/** Timeline filter. An empty `families` list means every family. */
+export interface RowFilter {
+  families: Family[];
+  surfaceOnly: boolean;
+}
+
+/** One timeline row: the minimum needed to draw it. */
+export interface TimelineRow {
+  /** Index in the session's event array. */
+  index: number;
+  seq: number;
+  time: number | null;
+  type: string;
+  family: Family;
+  turn: number | null;
+  step: number | null;
+  op: SurfaceOpKind;
+  /** One line, already clipped. Untrusted text: render as text only. */
+  summary: string;
+  state: EventState;
+}
+
+export interface RowWindow {
+  /** Rows matching the filter. */
+  total: number;
+  start: number;
+  rows: TimelineRow[];
+}
+
+/** What step k changed (the event applied at step k is index k-1). */
+export interface StepChange {
+  kind: 'start' | 'append' | 'replace' | 'log-only';
+  /** Seq of the event applied at step k (null at step 0). */
+  seq: number | null;
+  type: string | null;
+  /** For a replace: declared start/end and the shadowed node seqs. */
+  start?: number;
+  end?: number;
+  shadowed?: number[];
+  /** E.g. "appended 412", "replaced 37…118 (12 nodes) with 905". */
+  text: string;
+}
+
+/** A node of the surface list. */
+export interface SurfaceNode {
+  seq: number;
+  type: string;
+  role: string | null;
+  preview: string;
+  /** True when the node entered by a replace. */
+  replacement: boolean;
+  /** Nodes it shadowed directly (0 for appends). */
+  shadowedCount: number;
+  /** True when the node's message projects to nothing (empty usage-only assistant message). */
+  empty: boolean;
+}
+
+/** The surface at a step, windowed. */
+export interface SurfaceWindow {
+  step: number;
+  /** Number of nodes at the step. */
+  total: number;
+  replaceGeneration: number;
+  /** Derived model messages (nodes whose message is not null). */
+  messages: number;
+  change: StepChange;
+  start: number;
+  nodes: SurfaceNode[];
+}
+
+/** Kind of a replacement, for display. */
+export type ReplacementKind = 'compaction' | 'prune' | 'other';
+
+/** A replacement applied at or before the cursor. */
+export interface ReplacementRow {
+  seq: number;
+  /** The step at which it was applied (seq - baseSeq + 1). */
+  step: number;
+  start: number;
+  end: number;
+  shadowedSeqs: number[];
+  kind: ReplacementKind;
+  /** Replacement that later shadowed this one, if any at the cursor. */
+  shadowedBy: number | null;
+}
+
+/** A gutter bracket: the seq span a replacement covers, with nesting depth. */
+export interface Bracket {
+  replacement: number;
+  /** Smallest and largest seq of every node it covers, directly or through nested replaces. */
+  first: number;
+  last: number;
+  /** 0 for outermost. */
+  depth: number;
+  kind: ReplacementKind;
+}
+
+/** Everything the inspector shows for one event. */
+export interface EventDetail {
+  index: number;
+  seq: number;
+  line: number;
+  byte: number;
+  /** Member index inside a packed chunk row, or -1. */
+  member: number;
+  /** The raw line (the whole row for packed members). Untrusted text. */
+  raw: string;
+  /** The decoded event. Untrusted: render as text only. */
+  event: unknown;
+  state: EventState;
+  sourceEventSeqs: number[];
+  citedBy: number[];
+  /** The replacement that shadowed it, at the cursor. */
+  replacedBy: number | null;
+  /** Replacements following replacedBy at the cursor. */
+  replacementChain: number[];
+  /** For a replacement: the nodes it shadowed. */
+  replacedEventSeqs: number[];
+  diagnostics: Diagnostic[];
+}
+
+/** Text search over the timeline rows matching a filter. */
+export interface SearchQuery {
+  session: number;
+  text: string;
+  filter: RowFilter;
+  /** Row to start from (exclusive). -1 searches from the top (forward). */
+  fromRow: number;
+  direction: 1 | -1;
+}
+
+export interface SearchResult {
+  /** Row index within the filtered rows, or null when nothing matches. */
+  row: number | null;
+  seq: number | null;
+  /** True when the search wrapped around. */
+  wrapped: boolean;
+}
+
+/** Where the transport can jump. */
+export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace';
+
+/**
+ * The engine API. Each call is one request; responses are the resolved values. Errors reject
+ * with an Error whose message is fit to show.
+ */
+export interface CoreApi {
+  hello(): Promise<Hello>;
+  /** Open a file; replaces whatever was open. Progress is reported through `onProgress`. */
+  open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary>;
+  /** Cancel the load in progress, if any (its `open` rejects with an AbortError). */
+  cancel(): Promise<void>;
+  rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow>;
+  /** Row index of an event within the filtered rows (or of the nearest row after it). */
+  rowOf(session: number, filter: RowFilter, seq: number): Promise<number>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  surface(session: number, step: number, start: number, count: number): Promise<SurfaceWindow>;
+  /** Nodes a replacement shadowed directly, as surface nodes (for recursive expansion). */
+  shadowedBy(session: number, replacement: number): Promise<SurfaceNode[]>;
+  replacements(session: number, step: number): Promise<ReplacementRow[]>;
+  /** Brackets of replacements applied at or before `step` that overlap seqs [lo, hi]. */
+  brackets(session: number, step: number, lo: number, hi: number): Promise<Bracket[]>;
+  detail(session: number, seq: number, step: number): Promise<EventDetail>;
+  diagnostics(session: number, start: number, count: number): Promise<{ total: number; items: Diagnostic[] }>;
+  /** Steps at which a replace was applied (for scrubber ticks). */
+  replaceSteps(session: number): Promise<Int32Array>;
+  /** The step the transport should move to, or null when there is none. */
+  navigate(session: number, step: number, kind: NavigateKind): Promise<number | null>;
+}
