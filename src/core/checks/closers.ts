@@ -30,12 +30,12 @@ export class InterruptedTurnTracker {
   private seen = false;
   private lastSeq: unknown = undefined;
   private lastTime: unknown = undefined;
-  /** Seq and line of the `turn/start` that opened the current turn, for reporting. */
-  turnStartSeq: unknown = null;
+  /** Position and line of the `turn/start` that opened the current turn, for reporting. */
+  turnStartIndex: number | null = null;
   turnStartLine: number | null = null;
 
-  /** Fold one event (already upgraded, §12). */
-  event(value: unknown, line: number | null): void {
+  /** Fold one event (already upgraded, §12) at position `index`. */
+  event(value: unknown, index: number, line: number | null): void {
     if (!isRecord(value)) return;
     this.seen = true;
     this.lastSeq = value.seq;
@@ -46,7 +46,7 @@ export class InterruptedTurnTracker {
         this.openTurn = data?.turn;
         this.openStep = null;
         this.pending.clear();
-        this.turnStartSeq = value.seq;
+        this.turnStartIndex = index;
         this.turnStartLine = line;
         break;
       case 'turn/end':
@@ -137,7 +137,7 @@ export class InterruptedTurnTracker {
       out.push(closer);
     }
     if (this.openStep !== null) out.push({ type: 'step/end', seq: seq++, time, data: { turn, step: this.openStep } });
-    out.push({ type: 'turn/end', seq: seq++, time, data: { turn, reason: { kind: 'interrupted' } } });
+    out.push({ type: 'turn/end', seq, time, data: { turn, reason: { kind: 'interrupted' } } });
     return out;
   }
 }

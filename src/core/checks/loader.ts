@@ -54,6 +54,7 @@ export interface LoaderCheckOptions {
 /** A recorded failure: where, and upstream's message. */
 interface Failure {
   rule: string;
+  /** Position of the event in the loaded array (`null` for the header). */
   seq: number | null;
   line: number | null;
   message: string;
@@ -76,6 +77,7 @@ export class LoaderCheck implements EventCheck, LegacyContext {
   private readonly toolResultIds = new Map<number, string>();
   private count = 0;
   private lastIsEndSeed = false;
+  private currentIndex = 0;
   private currentLine: number | null = null;
   private closerEvents: Record<string, unknown>[] | null = null;
   private finished: Diagnostic[] | null = null;
@@ -101,28 +103,31 @@ export class LoaderCheck implements EventCheck, LegacyContext {
   event(value: unknown, index: number, line: number | null): void {
     this.count++;
     const raw = isRecord(value) ? value : null;
-    this.scanLegacy(raw, line);
+    this.scanLegacy(raw, index, line);
+    this.currentIndex = index;
     this.currentLine = line;
     let upgraded: unknown = value;
     try {
       upgraded = upgradeLegacyEvent(value, this);
     } catch (error) {
       if (!(error instanceof LegacyMalformedError)) throw error;
-      this.failUpgrade('loader/legacy-malformed', raw?.seq, line, error.message);
+      this.failUpgrade('loader/legacy-malformed', index, line, error.message);
     }
     const event = isRecord(upgraded) ? upgraded : null;
     const type = event?.type;
     const shape = messageShapeProblem(type, event?.data);
-    if (shape !== null) this.failUpgrade('loader/message-shape', event?.seq, line, `session event at seq ${String(event?.seq)} ${shape}`);
+    if (shape !== null) {
+      this.failUpgrade('loader/message-shape', index, line, `session event at seq ${String(event?.seq)} ${shape}`);
+    }
     if (type === 'tool/result') this.rememberToolResult(event);
-    this.checkType(event, line);
-    this.repair.event(upgraded, line);
+    this.checkType(event, index, line);
+    this.repair.event(upgraded, index, line);
     this.restore.event(upgraded, index, line);
     this.lastIsEndSeed = type === 'session/end-seed';
   }
 
   /** L3: remember the first seq of each refused legacy kind; the verdict waits for the whole log. */
-  private scanLegacy(event: Record<string, unknown> | null, line: number | null): void {
+  private scanLegacy(event: Record<string, unknown> | null, index: number, line: number | null): void {
     if (event === null) return;
     const type = event.type;
     let kind = -1;
@@ -137,11 +142,11 @@ export class LoaderCheck implements EventCheck, LegacyContext {
         : kind === 1
           ? `session "${this.sessionId}" contains unsupported legacy mode/set event at seq ${seq}`
           : `session "${this.sessionId}" contains unsupported legacy request/header reason "fallback" at seq ${seq}`;
-    this.legacyFound[kind] = { rule: 'loader/legacy-unsupported', seq: seqOf(event.seq), line, message };
+    this.legacyFound[kind] = { rule: 'loader/legacy-unsupported', seq: index, line, message };
   }
 
-  private failUpgrade(rule: string, seq: unknown, line: number | null, message: string): void {
-    this.upgradeFailure ??= { rule, seq: seqOf(seq), line, message };
+  private failUpgrade(rule: string, index: number, line: number | null, message: string): void {
+    this.upgradeFailure ??= { rule, seq: index, line, message };
   }
 
   private rememberToolResult(event: Record<string, unknown> | null): void {
@@ -153,7 +158,7 @@ export class LoaderCheck implements EventCheck, LegacyContext {
   }
 
   /** L5: the first unknown, non-ignorable type refuses the log; ignorable ones are noted once per type. */
-  private checkType(event: Record<string, unknown> | null, line: number | null): void {
+  private checkType(event: Record<string, unknown> | null, index: number, line: number | null): void {
     if (event === null) return;
     const type = event.type;
     if (KNOWN_SESSION_EVENT_TYPES.has(type)) return;
@@ -163,13 +168,13 @@ export class LoaderCheck implements EventCheck, LegacyContext {
       if (this.ignorableTypes.has(name)) return;
       this.ignorableTypes.add(name);
       this.notes.push(
-        diagnostic('info', 'loader/ignorable-type', seqOf(event.seq), line, `session event type "${name}" (first at seq ${seq}) is unknown to this harness but marked ignorable; kept as an opaque log-only event`),
+        diagnostic('info', 'loader/ignorable-type', index, line, `session event type "${name}" (first at seq ${seq}) is unknown to this harness but marked ignorable; kept as an opaque log-only event`),
       );
       return;
     }
     this.unknownType ??= {
       rule: 'loader/unknown-type',
-      seq: seqOf(event.seq),
+      seq: index,
       line,
       message: `session "${this.sessionId}" contains event type "${String(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
     };
@@ -183,7 +188,7 @@ export class LoaderCheck implements EventCheck, LegacyContext {
   /** {@link LegacyContext}: one info diagnostic per applied upgrade. */
   upgraded(seq: unknown, description: string): void {
     this.notes.push(
-      diagnostic('info', 'loader/legacy-upgrade', seqOf(seq), this.currentLine, `seq ${String(seq)}: upgraded ${description}`),
+      diagnostic('info', 'loader/legacy-upgrade', this.currentIndex, this.currentLine, `seq ${String(seq)}: upgraded ${description}`),
     );
   }
 
@@ -225,7 +230,7 @@ export class LoaderCheck implements EventCheck, LegacyContext {
       return `seq ${String(closer.seq)} turn/end (interrupted)`;
     });
     const message = `turn ${String(this.repair.turn)} is still open at the end of the log; crash repair appends ${closers.length} closer event(s): ${parts.join(', ')}`;
-    return diagnostic('warning', 'loader/interrupted-turn', seqOf(this.repair.turnStartSeq), this.repair.turnStartLine, message);
+    return diagnostic('warning', 'loader/interrupted-turn', this.repair.turnStartIndex, this.repair.turnStartLine, message);
   }
 
   /** L7: the session header first, then the per-event restore checks (incl. the closers). */
@@ -261,10 +266,6 @@ export class LoaderCheck implements EventCheck, LegacyContext {
     const restore = this.restoreFailure();
     return restore === null ? null : wrap(restore);
   }
-}
-
-function seqOf(seq: unknown): number | null {
-  return typeof seq === 'number' ? seq : null;
 }
 
 function toError(failure: Failure): Diagnostic {

@@ -97,7 +97,7 @@ export interface GenOptions {
    * (events.md §6.3). Default 8192 (upstream's default); `Infinity` disables pruning.
    */
   pruneThreshold?: number | undefined;
-  /** Share of tool results long enough to be pruned. Default 0.03. */
+  /** Share of tool results long enough to be pruned. Default 0.065. */
   longToolResultRate?: number | undefined;
   /** Inject exactly one violation of this kind. Default none. */
   violation?: ViolationKind | null | undefined;
@@ -309,6 +309,8 @@ type PlannedBlock =
   | { type: 'reasoning' | 'text'; pieces: string[] }
   | { type: 'tool-call'; id: string; name: ToolName; pieces: string[]; args: string; nameOnAll: boolean };
 
+type ToolCallBlock = Extract<PlannedBlock, { type: 'tool-call' }>;
+
 type StepVariant = 'normal' | 'max-tokens-empty' | 'max-tokens-partial' | 'cancel';
 
 /** Thrown to unwind generation when an open tail or torn tail has been reached. */
@@ -394,6 +396,7 @@ class LogGenerator {
   private lineNo = 1;
   private time: number;
   private idCounter = 0;
+  private readonly idMask: number;
   private readonly commandPrefix: string;
   private commandCounter = 0;
 
@@ -414,6 +417,8 @@ class LogGenerator {
   private readonly violation: ViolationKind | null;
   private readonly violationAt: number;
   private violationDone = false;
+  /** Recorded for the line about to be written; published once that line is queued. */
+  private pendingViolation: ViolationInfo | null = null;
   /** Event count after which an open tail stops (target plus a seeded overshoot). */
   private readonly stopAfter: number;
 
@@ -427,7 +432,7 @@ class LogGenerator {
     this.failureRate = comp?.failureRate ?? 0.12;
     this.manualRate = comp?.manualRate ?? 0.03;
     this.pruneThreshold = opts.pruneThreshold ?? 8192;
-    this.longRate = opts.longToolResultRate ?? 0.03;
+    this.longRate = opts.longToolResultRate ?? 0.065;
     this.violation = opts.violation ?? null;
     this.openTail = (opts.openTail ?? false) || this.violation === 'torn-tail';
 
@@ -442,6 +447,7 @@ class LogGenerator {
     this.time = opts.startTime ?? 1785400000000;
     this.model = MODELS[0];
     this.commandPrefix = this.idRng.hex(8);
+    this.idMask = this.idRng.u32();
 
     const sessionId = opts.sessionId ?? this.uuid();
     this.header = JSON.stringify({
@@ -511,9 +517,10 @@ class LogGenerator {
     return !this.violationDone && this.violation !== null && this.count >= this.violationAt ? this.violation : null;
   }
 
+  /** Note that the next line written carries the violation (its event starts at `seq`). */
   private recordViolation(seq: number, foldMessage: string | null): void {
     this.violationDone = true;
-    this.meta.violation = {
+    this.pendingViolation = {
       kind: this.violation as ViolationKind,
       seq,
       index: this.count,
@@ -529,17 +536,28 @@ class LogGenerator {
    * state mutated so far matches exactly the lines written; a torn tail writes half the line.
    */
   private pushLine(line: string, n: number, firstSeq: number): void {
-    if (this.openTail && this.openTurn !== null && this.count >= this.stopAfter && this.violationSettled()) {
+    if (
+      this.openTail &&
+      this.openTurn !== null &&
+      this.count >= this.stopAfter &&
+      this.violationSettled() &&
+      this.pendingViolation === null
+    ) {
       if (this.violation === 'torn-tail') {
         this.recordViolation(firstSeq, null);
         this.out.push(line.slice(0, Math.max(1, line.length >> 1)));
         this.lineNo++;
+        this.meta.violation = this.pendingViolation;
       }
       throw STOP;
     }
     this.out.push(line);
     this.lineNo++;
     this.count += n;
+    if (this.pendingViolation !== null) {
+      this.meta.violation = this.pendingViolation;
+      this.pendingViolation = null;
+    }
   }
 
   /**
@@ -628,15 +646,16 @@ class LogGenerator {
   /** Emit one stream delta; packed into a row with its neighbours when packing is on. */
   private delta(kind: DeltaKind, turn: number, step: number, index: number, text: string, id = '', name?: string): number {
     this.time += this.deltaGap();
-    if (!this.pack) {
-      return this.ev('assistant/chunk', { turn, step, chunk: deltaChunk(kind, index, text, id, name) });
-    }
     const last = this.run_[this.run_.length - 1];
     if (last !== undefined && !(last.kind === kind && last.turn === turn && last.step === step && last.index === index && last.id === id && last.name === name)) {
       this.flushRun();
     }
     const seq = this.nextSeq++;
-    this.run_.push({ seq, time: this.time, kind, turn, step, index, id, name, text });
+    const pending: PendingDelta = { seq, time: this.time, kind, turn, step, index, id, name, text };
+    // Unpacked deltas are written at once, bypassing ev(): no extra random draws and no
+    // violation hooks, so packed and unpacked logs decode to the same events.
+    if (!this.pack) this.writeSingleDelta(pending);
+    else this.run_.push(pending);
     return seq;
   }
 
@@ -699,15 +718,23 @@ class LogGenerator {
 
   // ----- ids and small content ---------------------------------------------------------------
 
-  /** A v4-shaped uuid; the last group embeds a counter so ids are unique by construction. */
-  private uuid(): string {
-    const r = this.idRng;
-    const n = (this.idCounter++).toString(16).padStart(8, '0');
-    return `${r.hex(8)}-${r.hex(4)}-4${r.hex(3)}-${'89ab'[r.u32() & 3]}${r.hex(3)}-${r.hex(4)}${n}`;
+  /**
+   * 8 hex digits that never repeat within a log: a counter XOR a per-log mask (a bijection on
+   * 32 bits), so ids look random but are unique by construction.
+   */
+  private uniqueHex(): string {
+    return ((this.idCounter++ ^ this.idMask) >>> 0).toString(16).padStart(8, '0');
   }
 
-  private callId(index: number): string {
-    return `call_${String(index).padStart(2, '0')}_${this.idRng.alnum(20)}${String(this.idCounter++).padStart(4, '0')}`;
+  /** A v4-shaped uuid, unique within the log. */
+  private uuid(): string {
+    const r = this.idRng;
+    return `${r.hex(8)}-${r.hex(4)}-4${r.hex(3)}-${'89ab'[r.u32() & 3]}${r.hex(3)}-${r.hex(4)}${this.uniqueHex()}`;
+  }
+
+  /** A DeepSeek-style tool call id (`call_<nn>_<random>`), unique within the log. */
+  private callId(ordinal: number): string {
+    return `call_${String(ordinal).padStart(2, '0')}_${this.idRng.alnum(16)}${this.uniqueHex()}`;
   }
 
   private commandId(): string {
@@ -741,7 +768,7 @@ class LogGenerator {
         continue;
       }
       if (r < 15) {
-        out.push(' `');
+        out.push(out.length === 0 || out[out.length - 1] === '\n\n' ? '`' : ' `');
         out.push(rng.pick(FILES));
         out.push('`');
         sentenceStart = false;
@@ -760,7 +787,8 @@ class LogGenerator {
       }
       sentenceStart = false;
     }
-    if (!cjk) out.push('.');
+    const end = out[out.length - 1];
+    if (!cjk && end !== '.' && end !== '\n\n') out.push('.');
     return out;
   }
 
@@ -861,7 +889,11 @@ class LogGenerator {
       for (let c = 1; c < Math.min(n - minNodes, 4); c++) if (balanced[c]) later.push(c);
       if (later.length > 0) a = this.rng.pick(later);
     }
-    const keep = this.keepRatio * this.contextTokens;
+    // Usually keep `keepRatio` of the context; sometimes much more, so the next compaction comes
+    // soon and its range ends inside the tail that predates the previous checkpoint (a range
+    // whose start seq is numerically after its end seq).
+    const ratio = this.rng.chance(0.3) ? Math.max(this.keepRatio, 0.55 + 0.3 * this.rng.next()) : this.keepRatio;
+    const keep = ratio * this.contextTokens;
     let endCut = -1;
     // The largest balanced end cut that still keeps enough context and at least one node.
     for (let c = n - 1; c >= a + minNodes; c--) {
@@ -1042,7 +1074,7 @@ class LogGenerator {
 
   // ----- the assistant side ------------------------------------------------------------------
 
-  private planToolCall(index: number): PlannedBlock {
+  private planToolCall(ordinal: number): PlannedBlock {
     const rng = this.rng;
     const name = rng.weighted(TOOL_WEIGHTS);
     let args: Obj;
@@ -1073,26 +1105,26 @@ class LogGenerator {
         break;
     }
     const text = JSON.stringify(args);
-    return { type: 'tool-call', id: this.callId(index), name, pieces: this.splitArgs(text), args: text, nameOnAll: rng.chance(0.85) };
+    return { type: 'tool-call', id: this.callId(ordinal), name, pieces: this.splitArgs(text), args: text, nameOnAll: rng.chance(0.85) };
   }
 
   /**
    * Stream one model call and append its `assistant/message`. Returns the tool-call blocks that
    * must be executed.
    */
-  private assistantStep(turn: number, step: number, final: boolean, variant: StepVariant): Extract<PlannedBlock, { type: 'tool-call' }>[] {
+  private assistantStep(turn: number, step: number, final: boolean, variant: StepVariant): ToolCallBlock[] {
     const rng = this.rng;
     const blocks: PlannedBlock[] = [];
     if (variant === 'max-tokens-empty') {
-      // The output limit hit while reasoning: nothing completed, the message only has usage.
-      blocks.push({ type: 'reasoning', pieces: this.pieces(rng.int(0, 1) === 0 ? 0 : rng.int(5, 60)) });
+      // The output limit hit before any block completed: the message only reports usage.
+      if (rng.chance(0.5)) blocks.push({ type: 'reasoning', pieces: this.pieces(rng.int(5, 60)) });
     } else {
       if (rng.chance(final ? 0.6 : 0.75)) blocks.push({ type: 'reasoning', pieces: this.pieces(rng.int(12, final ? 110 : 70)) });
       if (final || variant === 'cancel') blocks.push({ type: 'text', pieces: this.pieces(rng.int(15, 230)) });
       else {
         if (rng.chance(0.25) || variant === 'max-tokens-partial') blocks.push({ type: 'text', pieces: this.pieces(rng.int(5, 30)) });
         const n = rng.weighted<number>([[1, 70], [2, 20], [3, 10]]);
-        for (let i = 0; i < n; i++) blocks.push(this.planToolCall(blocks.length));
+        for (let i = 0; i < n; i++) blocks.push(this.planToolCall(i));
       }
     }
 
@@ -1106,26 +1138,28 @@ class LogGenerator {
     // Some providers close every block at the end of the stream, others right after it.
     const deferEnds = rng.chance(0.4);
     const ends: Obj[] = [];
-    let cut = false;
-    for (let index = 0; index < blocks.length && !cut; index++) {
+    for (let index = 0; index < blocks.length; index++) {
       const block = blocks[index] as PlannedBlock;
-      // A cancelled or cut-off stream stops inside its last block.
-      const isLast = index === blocks.length - 1;
-      const stopsHere = (variant === 'cancel' && isLast) || (variant === 'max-tokens-partial' && isLast && index > 0) || variant === 'max-tokens-empty';
-      if (variant === 'max-tokens-empty' && block.pieces.length === 0) break;
+      // Where an interrupted stream stops: inside the cancelled text, inside the first tool call
+      // of a cut-off step (so no tool call completes and none is left without a result), or
+      // inside the first block of an empty max-tokens step.
+      const stopsHere =
+        (variant === 'cancel' && block.type === 'text') ||
+        (variant === 'max-tokens-partial' && block.type === 'tool-call') ||
+        variant === 'max-tokens-empty';
       chunk({ type: 'block-start', index, blockType: block.type });
-      let pieces = block.pieces;
-      if (stopsHere) pieces = pieces.slice(0, Math.max(1, pieces.length >> 1));
-      for (const piece of pieces) {
+      const pieces = stopsHere ? block.pieces.slice(0, Math.max(1, block.pieces.length >> 1)) : block.pieces;
+      for (let k = 0; k < pieces.length; k++) {
+        const piece = pieces[k] as string;
         const seq =
           block.type === 'tool-call'
-            ? this.delta('tool', turn, step, index, piece, block.id, block.nameOnAll || piece === pieces[0] ? block.name : undefined)
+            ? this.delta('tool', turn, step, index, piece, block.id, block.nameOnAll || k === 0 ? block.name : undefined)
             : this.delta(block.type, turn, step, index, piece);
         chunkSeqs.push(seq);
       }
       if (stopsHere) {
+        // A cancelled message keeps the text received so far; a cut-off block is dropped.
         if (variant === 'cancel') completed.push({ type: 'text', text: pieces.join('') });
-        cut = true;
         break;
       }
       const assembled: Obj =
@@ -1141,7 +1175,8 @@ class LogGenerator {
 
     const usage: Obj = { inputTokens: this.contextTokens + 2900, outputTokens: Math.max(1, tokensOf(outputChars)) };
     if (rng.chance(0.7)) usage.cacheReadTokens = Math.floor(this.contextTokens * 0.8);
-    if (blocks[0]?.type === 'reasoning') usage.reasoningTokens = blocks[0].pieces.length;
+    const firstBlock = blocks[0];
+    if (firstBlock?.type === 'reasoning') usage.reasoningTokens = firstBlock.pieces.length;
     if (variant !== 'cancel') {
       chunk({ type: 'usage', usage });
       const calls = completed.filter((b) => b.type === 'tool-call');
@@ -1160,7 +1195,7 @@ class LogGenerator {
     const seq = this.ev('assistant/message', data, sources, 'append');
     if (completed.length === 0) this.meta.stats.emptyAssistantMessages++;
 
-    const toolCalls: Extract<PlannedBlock, { type: 'tool-call' }>[] = [];
+    const toolCalls: ToolCallBlock[] = [];
     if (variant === 'normal') for (const b of blocks) if (b.type === 'tool-call') toolCalls.push(b);
     let chars = 0;
     for (const b of completed) chars += ((b.text ?? b.arguments) as string).length;
@@ -1171,19 +1206,21 @@ class LogGenerator {
 
   // ----- tools -------------------------------------------------------------------------------
 
-  private runTools(turn: number, step: number, calls: Extract<PlannedBlock, { type: 'tool-call' }>[]): void {
+  private runTools(turn: number, step: number, calls: ToolCallBlock[]): void {
     const callSeqs = calls.map((c) => this.ev('tool/call', { turn, step, callId: c.id, name: c.name, arguments: c.args }));
     calls.forEach((call, i) => this.runTool(turn, step, call, callSeqs[i] as number));
   }
 
-  private runTool(turn: number, step: number, call: Extract<PlannedBlock, { type: 'tool-call' }>, callSeq: number): void {
+  private runTool(turn: number, step: number, call: ToolCallBlock, callSeq: number): void {
     const rng = this.rng;
     let text: string;
     let isError = false;
     let error: Obj | null = null;
     let meta: Obj | null = null;
     const forceLong = this.armed() === 'tool-result-changes-meta';
-    const long = forceLong || ((call.name === 'read' || call.name === 'bash' || call.name === 'grep') && rng.chance(this.longRate * 2.5));
+    // Only read/bash/grep produce long output; they are about 2/3 of the calls, so scale the
+    // per-call chance to make `longRate` the share over all tool results.
+    const long = forceLong || ((call.name === 'read' || call.name === 'bash' || call.name === 'grep') && rng.chance(this.longRate * 1.5));
     const longChars = Number.isFinite(this.pruneThreshold)
       ? this.pruneThreshold + rng.int(200, Math.max(400, this.pruneThreshold >> 1))
       : rng.int(9000, 16000);
@@ -1217,7 +1254,7 @@ class LogGenerator {
       switch (call.name) {
         case 'bash': {
           const exitCode = rng.chance(0.15) ? 1 : 0;
-          const size = long ? longChars : rng.int(20, 900);
+          const size = long ? longChars : this.normalSize(150, 7000);
           text = `${this.sizedText(size, () => rng.chance(0.5) ? `${rng.pick(FILES)}:${rng.int(1, 500)}: ${this.sentence(rng.int(3, 10))}` : ` ✓ ${this.sentence(rng.int(2, 6))} (${rng.int(1, 90)} ms)`)}\n[exit code: ${exitCode}]`;
           meta = { exitCode };
           this.time += rng.int(100, 8000);
@@ -1225,7 +1262,7 @@ class LogGenerator {
         }
         case 'read': {
           const first = rng.int(1, 200);
-          const size = long ? longChars : rng.int(200, 2600);
+          const size = long ? longChars : this.normalSize(500, 7500);
           const code = this.sizedText(size, (i) => `${String(first + i).padStart(6, ' ')}\t${this.codeLines(1)[0] as string}`);
           if (rng.chance(0.06)) {
             text = `File not found: ${rng.pick(FILES)}`;
@@ -1244,7 +1281,7 @@ class LogGenerator {
           text = `Wrote ${rng.int(200, 4000)} bytes to ${rng.pick(FILES)}.`;
           break;
         case 'grep': {
-          const size = long ? longChars : rng.int(60, 1200);
+          const size = long ? longChars : this.normalSize(200, 6000);
           text = this.sizedText(size, () => `${rng.pick(FILES)}:${rng.int(1, 900)}:${this.codeLines(1)[0] as string}`);
           meta = { shape: 'matches', truncated: long };
           break;
@@ -1292,6 +1329,12 @@ class LogGenerator {
     this.appendNode(seq, tokensOf(text.length), -1, prunable);
   }
 
+  /** Size of an ordinary tool output: uniform in [lo, hi], kept clearly under the prune threshold. */
+  private normalSize(lo: number, hi: number): number {
+    const cap = Math.max(lo, Math.min(hi, this.pruneThreshold - 600));
+    return this.rng.int(Math.min(lo, cap), cap);
+  }
+
   // ----- compaction and pruning --------------------------------------------------------------
 
   /** Prune every current tool result over the threshold (events.md §6.3). */
@@ -1331,14 +1374,14 @@ class LogGenerator {
     const range = this.chooseRange(minNodes, forced);
     if (range === null) return;
     const fail = !forced && this.rng.chance(this.failureRate);
-    if (!fail && this.rng.chance(0.3)) {
+    if (!fail && !forced && this.rng.chance(0.3)) {
       // Context overflow: the request failed first, then compaction runs inside the same step.
       this.ev('assistant/chunk', {
         turn, step,
         chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'request exceeded the model context window', code: 'CONTEXT_WINDOW_EXCEEDED' } } },
       });
     }
-    this.compact(range, turn, null, fail);
+    this.compact(range, turn, null, fail, forced);
   }
 
   /** A manual `/compact` between turns (events.md §6.2). */
@@ -1369,7 +1412,13 @@ class LogGenerator {
    * Write one compaction bracket replacing nodes [a, b]; applies the replacement violations
    * when one is armed. Returns null for a failed compaction.
    */
-  private compact(range: [number, number], turn: number | null, commandId: string | null, fail: boolean): { count: number; tokens: number; summarySeq: number } | null {
+  private compact(
+    range: [number, number],
+    turn: number | null,
+    commandId: string | null,
+    fail: boolean,
+    forced = false,
+  ): { count: number; tokens: number; summarySeq: number } | null {
     const rng = this.rng;
     const [a, b] = range;
     const compactionId = this.uuid();
@@ -1383,10 +1432,17 @@ class LogGenerator {
     const summaryText = this.sentence(rng.int(40, 220));
     const summary = [{ type: 'text', text: summaryText }];
     const cpTokens = tokensOf(CHECKPOINT_PREAMBLE.length + summaryText.length + 21);
-    if (fail || cpTokens >= tokens) {
-      const error = cpTokens >= tokens || rng.chance(0.5)
-        ? `summary is not smaller than the shadowed content (${cpTokens + rng.int(0, 40)} estimated framed tokens >= ${tokens})`
-        : 'LlmError: summarizer request failed: upstream timeout (code TIMEOUT)';
+    // A summary at least as big as the range is refused upstream; a forced compaction (placing
+    // a violation) goes through regardless.
+    if (fail || (cpTokens >= tokens && !forced)) {
+      const error =
+        cpTokens >= tokens
+          ? `summary is not smaller than the shadowed content (${cpTokens} estimated framed tokens >= ${tokens})`
+          : rng.pick([
+              'LlmError: summarizer request failed: upstream timeout (code TIMEOUT)',
+              'LlmError: summarizer request failed: 503 Service Unavailable (code PROVIDER_UNAVAILABLE)',
+              'CompactionError: the surface changed while the summary was generated',
+            ]);
       this.ev('compaction/end', withCmd({ compactionId, turn, error }));
       this.meta.stats.failedCompactions++;
       return null;

@@ -1,0 +1,136 @@
+/**
+ * One-line human summaries of events and surface nodes. Log content is untrusted: these return
+ * plain strings that the UI renders as text.
+ */
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const MAX = 160;
+
+/** Collapse whitespace and clip to `max` characters. */
+export function clip(text: string, max = MAX): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+function isObject(x: unknown): x is Record<string, any> {
+  return x !== null && typeof x === 'object' && !Array.isArray(x);
+}
+
+function compactJson(x: unknown): string {
+  try {
+    return JSON.stringify(x) ?? String(x);
+  } catch {
+    return String(x);
+  }
+}
+
+/** Text of a list of content blocks, tool calls and results included, for previews. */
+export function blocksText(content: unknown): string {
+  if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    switch (block.type) {
+      case 'text':
+        parts.push(String(block.text ?? ''));
+        break;
+      case 'reasoning':
+        parts.push(`(thinking) ${String(block.text ?? '')}`);
+        break;
+      case 'tool-call':
+        parts.push(`→ ${String(block.name ?? '?')}(${String(block.arguments ?? '')})`);
+        break;
+      case 'tool-result':
+        parts.push(`${block.isError === true ? '✗ ' : ''}${blocksText(block.content)}`);
+        break;
+      case 'image':
+        parts.push('[image]');
+        break;
+      default:
+        parts.push(`[${String(block.type)}]`);
+    }
+    if (parts.join(' ').length > MAX * 2) break;
+  }
+  return parts.join(' ');
+}
+
+/** The message of a surface event (null when it has none or is malformed). */
+function messageOf(event: Record<string, any>): Record<string, any> | null {
+  const data = event.data;
+  if (!isObject(data)) return null;
+  if (event.type === 'user/message') return data;
+  return isObject(data.message) ? data.message : null;
+}
+
+/** Role of a surface event's message, if any. */
+export function roleOf(event: unknown): string | null {
+  if (!isObject(event)) return null;
+  const message = messageOf(event);
+  return message && typeof message.role === 'string' ? message.role : null;
+}
+
+/** Preview of a surface node: the text the model sees, clipped. */
+export function previewOf(event: unknown): string {
+  if (!isObject(event)) return clip(compactJson(event));
+  const message = messageOf(event);
+  if (!message) return clip(compactJson(event.data));
+  const source = message.source;
+  const prefix = isObject(source) && source.kind === 'plugin' && source.plugin === 'compact' ? '[compaction summary] ' : '';
+  const text = blocksText(message.content);
+  if (text === '' && Array.isArray(message.content) && message.content.length === 0) return '(empty: usage only)';
+  return clip(prefix + text);
+}
+
+/** A one-line summary of any event for the timeline. */
+export function summarizeEvent(event: unknown): string {
+  if (!isObject(event)) return clip(`(not an object) ${compactJson(event)}`);
+  const data: any = event.data;
+  const d: Record<string, any> = isObject(data) ? data : {};
+  switch (event.type) {
+    case 'user/message':
+    case 'assistant/message':
+    case 'tool/result':
+      return previewOf(event);
+    case 'assistant/chunk': {
+      const chunk = isObject(d.chunk) ? d.chunk : {};
+      const body =
+        chunk.text ?? chunk.argumentsDelta ?? chunk.blockType ?? (chunk.reason ? compactJson(chunk.reason) : undefined);
+      return clip(`${String(chunk.type ?? '?')}${body !== undefined ? ` ${typeof body === 'string' ? JSON.stringify(body) : compactJson(body)}` : ''}`);
+    }
+    case 'tool/call':
+      return clip(`${String(d.name ?? '?')}(${String(d.arguments ?? '')}) #${String(d.callId ?? '')}`);
+    case 'turn/start':
+      return `turn ${String(d.turn)}`;
+    case 'turn/end':
+      return clip(`turn ${String(d.turn)} ${isObject(d.reason) ? String(d.reason.kind) : ''}`);
+    case 'step/start':
+    case 'step/end':
+      return `turn ${String(d.turn)} step ${String(d.step)}`;
+    case 'compaction/start':
+    case 'compaction/end':
+      return clip(
+        `${String(d.compactionId ?? '')}${d.turn === null ? ' standalone' : ` turn ${String(d.turn)}`}${d.error ? ` error: ${String(d.error)}` : ''}`,
+      );
+    case 'compaction/summary':
+    case 'compaction/prune': {
+      const seqs = Array.isArray(d.shadowedSeqs) ? d.shadowedSeqs : [];
+      const range = isObject(d.shadowedRange) ? `${String(d.shadowedRange.start)}…${String(d.shadowedRange.end)}` : '?';
+      return clip(`shadows ${range} (${seqs.length} nodes, ~${String(d.shadowedTokenCount ?? '?')} tokens)`);
+    }
+    default:
+      return clip(compactJson(data));
+  }
+}
+
+/** The kind of a replacement event, for display. */
+export function replacementKind(event: unknown): 'compaction' | 'prune' | 'other' {
+  if (!isObject(event)) return 'other';
+  if (event.type === 'tool/result') return 'prune';
+  const message = messageOf(event);
+  const source = message?.source;
+  if (event.type === 'user/message' && isObject(source) && source.kind === 'plugin' && source.plugin === 'compact') {
+    return 'compaction';
+  }
+  return 'other';
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,0 +1,69 @@
+/**
+ * The optional relational invariants of events.md §7 as one streaming check: the session,
+ * compaction and commands families, each replaying the decoded events in log order and
+ * reporting its first violation as `invariant violated by "${package}": ${message}`.
+ *
+ * Upstream runs these only with a development plugin installed and never refuses a log because
+ * of them, so every finding is a warning. Each family keeps O(1) state per open construct
+ * (open turn/step, pending call ids, the open compaction, seen command ids), never events.
+ */
+import type { Diagnostic } from '../model';
+import type { EventCheck } from './check';
+import { diagnostic, isRecord } from './check';
+import { CommandsFamily } from './relational-commands';
+import { CompactionFamily } from './relational-compaction';
+import type { InvariantFamily } from './relational-family';
+import { SessionFamily } from './relational-session';
+
+export type { Violation } from './relational-family';
+
+/** The families, in reporting order. */
+export type RelationalFamilyName = 'session' | 'compaction' | 'commands';
+
+/** One family's first violation, with the prefixed upstream message. */
+export interface RelationalViolation {
+  index: number;
+  line: number | null;
+  message: string;
+}
+
+/** Streaming relational-invariant check over all decoded events (not upgraded, no closers). */
+export class RelationalCheck implements EventCheck {
+  private readonly families: readonly [InvariantFamily, InvariantFamily, InvariantFamily] = [
+    new SessionFamily(),
+    new CompactionFamily(),
+    new CommandsFamily(),
+  ];
+  private results: (RelationalViolation | null)[] | null = null;
+
+  event(value: unknown, index: number, line: number | null): void {
+    const event = isRecord(value) ? value : null;
+    for (const family of this.families) family.event(event, index, line);
+  }
+
+  /** Each family's first violation (prefixed message), `null` where it found none. */
+  violations(): Record<RelationalFamilyName, RelationalViolation | null> {
+    const results = this.settle();
+    return { session: results[0] ?? null, compaction: results[1] ?? null, commands: results[2] ?? null };
+  }
+
+  finish(): Diagnostic[] {
+    const results = this.settle();
+    const out: Diagnostic[] = [];
+    results.forEach((violation, i) => {
+      const family = this.families[i];
+      if (violation && family) out.push(diagnostic('warning', family.rule, violation.index, violation.line, violation.message));
+    });
+    return out;
+  }
+
+  private settle(): (RelationalViolation | null)[] {
+    this.results ??= this.families.map((family) => {
+      const violation = family.finish();
+      if (violation === null) return null;
+      const message = `invariant violated by "${family.packageName}": ${violation.message}`;
+      return { index: violation.index, line: violation.line, message };
+    });
+    return this.results;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Platform services the store needs, injected so that tests run without touching globals
+ * (storage, URL, timers, network). Every one has a browser default.
+ */
+import type { CoreClient } from '../client/CoreClient';
+
+/** The part of `Storage` the prefs use. */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** Reads and writes the URL hash (deep links). */
+export interface LocationLike {
+  readHash(): string;
+  /** Replaces the hash without adding a history entry. */
+  writeHash(hash: string): void;
+}
+
+/** Timers: `setTimeout` returning a cancel function. */
+export interface Scheduler {
+  setTimeout(callback: () => void, ms: number): () => void;
+}
+
+/** The part of a fetch `Response` the sample loader reads. */
+export interface FetchedBody {
+  ok: boolean;
+  status: number;
+  statusText: string;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+export type FetchLike = (url: string) => Promise<FetchedBody>;
+
+export interface AppStoreDeps {
+  /** Where prefs persist. @default `localStorage`, or memory when it is unavailable */
+  storage?: StorageLike;
+  /** @default the window's location, written with `history.replaceState` */
+  location?: LocationLike;
+  /** @default `setTimeout` */
+  scheduler?: Scheduler;
+  /** Used for bundled samples only (user URLs are fetched by the engine). @default `fetch` */
+  fetch?: FetchLike;
+  /** URL of a bundled sample. @default `samples/<name>.jsonl`, relative to the page */
+  sampleUrl?: (name: string) => string;
+  /** Makes a fresh client after the engine died, to reload the file. */
+  createClient?: () => CoreClient;
+  /** Theme before the user picks one. @default 'light' */
+  defaultTheme?: 'light' | 'dark';
+}
+
+export type ResolvedDeps = Required<Omit<AppStoreDeps, 'createClient'>> & {
+  createClient: (() => CoreClient) | undefined;
+};
+
+export function memoryStorage(): StorageLike {
+  const map = new Map<string, string>();
+  return {
+    getItem: (key) => map.get(key) ?? null,
+    setItem: (key, value) => void map.set(key, value),
+    removeItem: (key) => void map.delete(key),
+  };
+}
+
+function browserStorage(): StorageLike {
+  try {
+    // Accessing localStorage throws in some sandboxed iframes and with cookies disabled.
+    const storage = globalThis.localStorage;
+    const probe = '__surface-lens-probe__';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return memoryStorage();
+  }
+}
+
+function browserLocation(): LocationLike {
+  return {
+    readHash: () => (typeof location === 'undefined' ? '' : location.hash),
+    writeHash: (hash) => {
+      if (typeof location === 'undefined' || typeof history === 'undefined') return;
+      if (location.hash === hash || (hash === '' && location.hash === '')) return;
+      const url = `${location.pathname}${location.search}${hash}`;
+      history.replaceState(history.state, '', url);
+    },
+  };
+}
+
+export const browserScheduler: Scheduler = {
+  setTimeout(callback, ms) {
+    const handle = setTimeout(callback, ms);
+    return () => clearTimeout(handle);
+  },
+};
+
+export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
+  return {
+    storage: deps.storage ?? browserStorage(),
+    location: deps.location ?? browserLocation(),
+    scheduler: deps.scheduler ?? browserScheduler,
+    fetch: deps.fetch ?? ((url) => globalThis.fetch(url)),
+    sampleUrl: deps.sampleUrl ?? ((name) => `samples/${encodeURIComponent(name)}.jsonl`),
+    createClient: deps.createClient,
+    defaultTheme: deps.defaultTheme ?? 'light',
+  };
+}

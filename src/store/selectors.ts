@@ -1,0 +1,90 @@
+/**
+ * Every read of the store goes through here. Selectors return primitives or objects already in
+ * the state (stable references), so components need `useShallow` only where noted.
+ */
+import type { SessionSummary } from '../protocol/protocol';
+import type { AppState, LoadStatus } from './types';
+
+export const selectClient = (s: AppState) => s.client;
+export const selectStatus = (s: AppState): LoadStatus => s.status;
+export const selectLoad = (s: AppState) => s.load;
+export const selectSessions = (s: AppState): SessionSummary[] => s.load?.sessions ?? EMPTY_SESSIONS;
+export const selectSessionIndex = (s: AppState) => s.session;
+export const selectSession = (s: AppState): SessionSummary | null => s.load?.sessions[s.session] ?? null;
+export const selectProgress = (s: AppState) => s.progress;
+export const selectSourceName = (s: AppState) => s.sourceName;
+export const selectLoadError = (s: AppState) => s.loadError;
+export const selectEngineError = (s: AppState) => s.engineError;
+export const selectIsReady = (s: AppState): boolean => s.status === 'ready' && selectSession(s) !== null;
+
+/** Identifies what the engine currently holds for the views: refetch when it changes. */
+export const selectSessionKey = (s: AppState): string =>
+  s.load ? `${s.load.loadId}:${s.session}` : 'none';
+
+export const selectStep = (s: AppState) => s.step;
+export const selectAccepted = (s: AppState): number => selectSession(s)?.accepted ?? 0;
+export const selectEventCount = (s: AppState): number => selectSession(s)?.events ?? 0;
+export const selectBaseSeq = (s: AppState): number => selectSession(s)?.baseSeq ?? 0;
+export const selectSelectedSeq = (s: AppState) => s.selectedSeq;
+export const selectPlaying = (s: AppState) => s.playing;
+export const selectSpeed = (s: AppState) => s.speed;
+export const selectHighlight = (s: AppState) => s.highlight;
+export const selectAtStart = (s: AppState): boolean => s.step <= 0;
+export const selectAtEnd = (s: AppState): boolean => s.step >= selectAccepted(s);
+
+export const selectFilter = (s: AppState) => s.filter;
+export const selectSearch = (s: AppState) => s.search;
+
+export const selectTheme = (s: AppState) => s.theme;
+export const selectPaneSizes = (id: string) => (s: AppState): number[] | undefined => s.paneSizes[id];
+export const selectDeepLinkWarning = (s: AppState) => s.deepLinkWarning;
+
+/** Total events of every session of the load. */
+export const selectTotalEvents = (s: AppState): number =>
+  s.load ? s.load.sessions.reduce((sum, session) => sum + session.events, 0) : 0;
+
+/** The surface error or decode error of the selected session, as one line. */
+export const selectSessionErrorText = (s: AppState): string | null => {
+  const session = selectSession(s);
+  if (!session) return null;
+  const surface = session.surfaceError;
+  if (surface) {
+    const line = surface.line === null ? '' : `, line ${surface.line}`;
+    return `Surface error at seq ${formatSeqValue(surface.seq)}${line}: ${surface.message}`;
+  }
+  const decode = session.decodeError;
+  if (decode) {
+    const where = decode.line === null ? '' : ` at line ${decode.line}`;
+    return `Decoding stopped${where}: ${decode.message}`;
+  }
+  return null;
+};
+
+/** What the `role="status"` region says. */
+export const selectStatusText = (s: AppState): string => {
+  if (s.engineError) return `${s.engineError} Reload the file to continue.`;
+  switch (s.status) {
+    case 'idle':
+      return 'No log loaded.';
+    case 'loading':
+      return `Loading ${s.sourceName ?? 'log'}…`;
+    case 'cancelled':
+      return 'Load cancelled.';
+    case 'error':
+      return `Could not open ${s.sourceName ?? 'the log'}: ${s.loadError ?? 'unknown error'}`;
+    case 'ready': {
+      const error = selectSessionErrorText(s);
+      const loaded = `Loaded ${selectTotalEvents(s)} events`;
+      return error ? `${loaded}. ${error}` : `${loaded}.`;
+    }
+  }
+};
+
+/** A seq as the engine reported it (may be a non-number for a refused event). */
+export function formatSeqValue(seq: unknown): string {
+  if (typeof seq === 'number') return String(seq);
+  if (seq === undefined) return 'undefined';
+  return JSON.stringify(seq) ?? String(seq);
+}
+
+const EMPTY_SESSIONS: SessionSummary[] = [];

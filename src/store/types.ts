@@ -1,0 +1,131 @@
+/**
+ * The shape of the app store. It holds the cursor, the selection, the filter, summaries and
+ * preferences: never the event log, and never windows of rows (components fetch those).
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import type { CoreClient } from '../client/CoreClient';
+import type { LatestWins } from '../client/latestWins';
+import type { Family, LoadSummary, NavigateKind, ProgressEvent, RowFilter } from '../protocol/protocol';
+import type { ResolvedDeps } from './deps';
+
+/** What the user asked to open. A `File` is a `Blob` with a name; it stays on disk. */
+export type LoadSource =
+  | { kind: 'file'; file: Blob; name: string }
+  | { kind: 'text'; name: string; text: string }
+  | { kind: 'url'; url: string }
+  | { kind: 'sample'; name: string };
+
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error' | 'cancelled';
+
+export interface LoadSlice {
+  /** The engine client in use; replaced by a fresh one when reloading after its death. */
+  client: CoreClient;
+  status: LoadStatus;
+  /** Display name of what is loading or loaded. */
+  sourceName: string | null;
+  progress: ProgressEvent | null;
+  load: LoadSummary | null;
+  /** Index of the selected session within the load. */
+  session: number;
+  /** Why the last open failed (network, decode, ...), ready to show. */
+  loadError: string | null;
+  /** Set when the engine died; the app offers to reload the file. */
+  engineError: string | null;
+  openSource(source: LoadSource): Promise<void>;
+  cancelLoad(): Promise<void>;
+  /** Opens the last source again (on a fresh client if the engine died). */
+  reload(): Promise<void>;
+  selectSession(index: number): void;
+}
+
+/** A shadowed range picked in the Shadowed ranges panel, highlighted in the other views. */
+export interface Highlight {
+  replacement: number;
+  /** Nodes it shadowed directly. */
+  shadowedSeqs: number[];
+  /** The node visible at the cursor that stands for it (itself, or the replacement that shadowed it). */
+  visible: number;
+}
+
+export interface CursorSlice {
+  /** Number of events applied: 0…accepted. */
+  step: number;
+  selectedSeq: number | null;
+  playing: boolean;
+  highlight: Highlight | null;
+  /** Moves the cursor (clamped); by default selects the event applied at that step. */
+  goTo(step: number, options?: { select?: boolean }): void;
+  stepBy(delta: number): void;
+  /** Moves to the next/previous surface change or replace, as the engine computes it. */
+  navigate(kind: NavigateKind): Promise<void>;
+  goToStart(): void;
+  goToEnd(): void;
+  play(): void;
+  pause(): void;
+  togglePlay(): void;
+  select(seq: number | null): void;
+  /** Moves the cursor to the step that applies `seq` and selects it. */
+  jumpToSeq(seq: number): void;
+  setHighlight(highlight: Highlight | null): void;
+}
+
+export type SearchStatus = 'idle' | 'searching' | 'found' | 'not-found' | 'error';
+
+export interface SearchState {
+  text: string;
+  status: SearchStatus;
+  /** Row of the current hit within the filtered rows. */
+  row: number | null;
+  seq: number | null;
+  wrapped: boolean;
+  error: string | null;
+}
+
+export interface FilterSlice {
+  filter: RowFilter;
+  search: SearchState;
+  /** Empty families mean all; toggling from "all" shows only that family. */
+  toggleFamily(family: Family): void;
+  showAllFamilies(): void;
+  setSurfaceOnly(surfaceOnly: boolean): void;
+  setSearchText(text: string): void;
+  /** Finds the next (1) or previous (-1) row matching the search text, in the engine. */
+  findNext(direction: 1 | -1): Promise<void>;
+}
+
+export type Theme = 'light' | 'dark';
+
+export interface PrefsSlice {
+  theme: Theme;
+  /** Pane sizes by split id, as fractions of the split. */
+  paneSizes: Record<string, number[]>;
+  /** Playback speed in steps per second. */
+  speed: number;
+  setTheme(theme: Theme): void;
+  toggleTheme(): void;
+  setPaneSizes(id: string, sizes: number[]): void;
+  setSpeed(speed: number): void;
+}
+
+export interface DeepLinkSlice {
+  deepLinkWarning: string | null;
+  dismissDeepLinkWarning(): void;
+}
+
+export type AppState = LoadSlice & CursorSlice & FilterSlice & PrefsSlice & DeepLinkSlice;
+
+/** Services shared by the slices (not state: nothing here is rendered). */
+export interface StoreContext {
+  deps: ResolvedDeps;
+  requests: LatestWins;
+  /** Bumped by every open; answers to an older open are dropped. */
+  loadToken: number;
+  lastSource: LoadSource | null;
+  cancelPlayback: (() => void) | null;
+  /** Applies the URL hash once a load finished (deep-link slice). */
+  applyDeepLink: () => void;
+  /** The hash this store wrote last: a hash we wrote ourselves is not a link to follow. */
+  writtenHash: string | null;
+}
+
+export type AppSlice<T> = StateCreator<AppState, [['zustand/persist', unknown]], [], T>;

@@ -1,0 +1,185 @@
+/**
+ * The engine: the core behind the protocol. It owns the loaded log; the worker entry exposes it
+ * over postMessage and the in-process client calls it directly.
+ */
+import { LoadCancelled, openBytes } from '../core/analyze/open';
+import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
+import { fingerprint } from '../core/util/fingerprint';
+import type {
+  CoreApi,
+  Hello,
+  LoadSummary,
+  NavigateKind,
+  OpenRequest,
+  ProgressEvent,
+  RowFilter,
+  SearchQuery,
+  SessionSummary,
+} from '../protocol/protocol';
+import { PROTOCOL_VERSION } from '../protocol/protocol';
+import { SessionQuery } from './session-query';
+
+/** Host services the engine needs, injectable for tests. */
+export interface EngineDeps {
+  /** Fetch for `?url=` opens; only ever called for a URL the user asked for. */
+  fetch?: (url: string) => Promise<{ ok: boolean; status: number; statusText: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+  now?: () => number;
+  /** Yield to the event loop between chunks so a cancel can arrive. */
+  pause?: () => Promise<void>;
+}
+
+interface Loaded {
+  id: number;
+  sessions: SessionQuery[];
+}
+
+const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** Create an engine. */
+export function createEngine(deps: EngineDeps = {}): CoreApi {
+  const now = deps.now ?? (() => Date.now());
+  const pause = deps.pause ?? macrotask;
+  let loaded: Loaded | null = null;
+  let loadCounter = 0;
+  let active: { aborted: boolean } | null = null;
+
+  const session = (index: number): SessionQuery => {
+    const query = loaded?.sessions[index];
+    if (!query) throw new Error(loaded ? `no session ${index} in this load` : 'no log is open');
+    return query;
+  };
+
+  const readRequest = async (request: OpenRequest): Promise<{ name: string; bytes: Uint8Array }> => {
+    switch (request.kind) {
+      case 'bytes':
+        return { name: request.name, bytes: new Uint8Array(request.buffer) };
+      case 'text':
+        return { name: request.name, bytes: new TextEncoder().encode(request.text) };
+      case 'url': {
+        const fetcher = deps.fetch ?? ((url: string) => fetch(url));
+        let response: Awaited<ReturnType<typeof fetcher>>;
+        try {
+          response = await fetcher(request.url);
+        } catch (error) {
+          throw new Error(
+            `could not fetch ${request.url}: ${(error as Error).message || 'network error'} ` +
+              '(the network is unreachable, or the server does not allow cross-origin requests)',
+          );
+        }
+        if (!response.ok) throw new Error(`could not fetch ${request.url}: HTTP ${response.status} ${response.statusText}`);
+        const name = request.url.split(/[?#]/)[0]?.split('/').pop() || request.url;
+        return { name, bytes: new Uint8Array(await response.arrayBuffer()) };
+      }
+    }
+  };
+
+  const summarize = (query: SessionQuery, index: number, print: string): SessionSummary => {
+    const s = query.session;
+    return {
+      index,
+      path: s.path,
+      format: s.format,
+      sessionId: s.sessionId,
+      parentSession: s.parentSession,
+      events: s.log.length,
+      baseSeq: s.baseSeq,
+      partial: s.partial,
+      accepted: s.fold.accepted,
+      surfaceError: s.fold.error,
+      decodeError: s.decodeError,
+      diagnosticCounts: severityCounts(query.allDiagnostics()),
+      nodes: s.fold.nodes.length,
+      replacements: s.fold.replacements.length,
+      replaceGeneration: s.fold.replaceGeneration,
+      messages: finalMessages(s),
+      families: familyCounts(s),
+      fingerprint: `${print}-${index}`,
+    };
+  };
+
+  return {
+    async hello(): Promise<Hello> {
+      return { protocolVersion: PROTOCOL_VERSION };
+    },
+
+    async open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary> {
+      if (active) active.aborted = true;
+      const signal = { aborted: false };
+      active = signal;
+      const id = ++loadCounter;
+      const started = now();
+      try {
+        const { name, bytes } = await readRequest(request);
+        if (signal.aborted) throw new LoadCancelled();
+        const print = fingerprint(bytes);
+        const result = await openBytes(bytes, {
+          name,
+          signal,
+          pause,
+          onProgress: (p) => onProgress({ loadId: id, ...p, elapsedMs: now() - started }),
+        });
+        if (signal.aborted) throw new LoadCancelled();
+        const queries = result.sessions.map((s) => new SessionQuery(s));
+        loaded = { id, sessions: queries };
+        return {
+          loadId: id,
+          file: result.file,
+          bytes: result.bytes,
+          sessions: queries.map((q, i) => summarize(q, i, print)),
+          findings: result.findings,
+          elapsedMs: now() - started,
+        };
+      } finally {
+        if (active === signal) active = null;
+      }
+    },
+
+    async cancel(): Promise<void> {
+      if (active) active.aborted = true;
+    },
+
+    async rows(index: number, cursor: number, filter: RowFilter, start: number, count: number) {
+      return session(index).rows(cursor, filter, start, count);
+    },
+
+    async rowOf(index: number, filter: RowFilter, seq: number) {
+      return session(index).rowOf(filter, seq);
+    },
+
+    async search(query: SearchQuery) {
+      return session(query.session).search(query);
+    },
+
+    async surface(index: number, step: number, start: number, count: number) {
+      return session(index).surface(step, start, count);
+    },
+
+    async shadowedBy(index: number, replacement: number) {
+      return session(index).shadowedBy(replacement);
+    },
+
+    async replacements(index: number, step: number) {
+      return session(index).replacements(step);
+    },
+
+    async brackets(index: number, step: number, lo: number, hi: number) {
+      return session(index).brackets(step, lo, hi);
+    },
+
+    async detail(index: number, seq: number, step: number) {
+      return session(index).detail(seq, step);
+    },
+
+    async diagnostics(index: number, start: number, count: number) {
+      return session(index).diagnostics(start, count);
+    },
+
+    async replaceSteps(index: number) {
+      return session(index).session.index.replaceSteps().slice();
+    },
+
+    async navigate(index: number, step: number, kind: NavigateKind) {
+      return session(index).navigate(step, kind);
+    },
+  };
+}

@@ -1,0 +1,369 @@
+/**
+ * Answers the protocol's per-session questions from one {@link SessionAnalysis}: windows of
+ * timeline rows, the surface at a step, replacements, brackets, details, search, navigation.
+ * Everything is computed from typed-array columns and the time-travel index; event objects are
+ * parsed only for the rows and details actually asked for.
+ */
+import { NONE, OpCode, citersOf, sourcesOf } from '../core/analyze/columns';
+import { previewOf, replacementKind, roleOf, summarizeEvent } from '../core/analyze/describe';
+import { familyOf } from '../core/analyze/family';
+import type { Family } from '../core/analyze/family';
+import type { SessionAnalysis } from '../core/analyze/session';
+import type { Diagnostic } from '../core/model';
+import type {
+  Bracket,
+  EventDetail,
+  EventState,
+  NavigateKind,
+  ReplacementKind,
+  ReplacementRow,
+  RowFilter,
+  RowWindow,
+  SearchQuery,
+  SearchResult,
+  StepChange,
+  SurfaceNode,
+  SurfaceOpKind,
+  SurfaceWindow,
+  TimelineRow,
+} from '../protocol/protocol';
+
+const OP_KIND: readonly SurfaceOpKind[] = [null, 'append', 'replace', 'invalid'];
+const MAX_WINDOW = 2000;
+
+/** Query side of one analysed session. */
+export class SessionQuery {
+  readonly session: SessionAnalysis;
+  private readonly familyOfType: Family[];
+  private readonly filterCache = new Map<string, Int32Array | null>();
+  private kinds: ReplacementKind[] | null = null;
+  private spans: { first: Int32Array; last: Int32Array } | null = null;
+  private diagnosticsList: Diagnostic[] | null = null;
+
+  constructor(session: SessionAnalysis) {
+    this.session = session;
+    this.familyOfType = session.columns.types.map((type) => familyOf(type));
+  }
+
+  get length(): number {
+    return this.session.log.length;
+  }
+
+  private seqOf(index: number): number {
+    return index + this.session.baseSeq;
+  }
+
+  private typeOf(index: number): string {
+    const { typeId, types } = this.session.columns;
+    return types[typeId[index] as number] as string;
+  }
+
+  /** Event indices matching a filter, or null when every event matches. */
+  private matching(filter: RowFilter): Int32Array | null {
+    const families = [...new Set(filter.families)].sort();
+    const key = `${families.join(',')}|${filter.surfaceOnly ? 1 : 0}`;
+    if (this.filterCache.has(key)) return this.filterCache.get(key) ?? null;
+    let result: Int32Array | null = null;
+    if (families.length > 0 || filter.surfaceOnly) {
+      const wanted = new Set<Family>(families);
+      const { typeId, op } = this.session.columns;
+      const keep = new Int32Array(this.length);
+      let n = 0;
+      for (let i = 0; i < this.length; i++) {
+        if (filter.surfaceOnly && op[i] === OpCode.None) continue;
+        if (wanted.size > 0 && !wanted.has(this.familyOfType[typeId[i] as number] as Family)) continue;
+        keep[n++] = i;
+      }
+      result = keep.slice(0, n);
+    }
+    if (this.filterCache.size > 16) this.filterCache.clear();
+    this.filterCache.set(key, result);
+    return result;
+  }
+
+  private rowCount(filter: RowFilter): number {
+    return this.matching(filter)?.length ?? this.length;
+  }
+
+  private indexOfRow(filter: RowFilter, row: number): number {
+    const list = this.matching(filter);
+    return list ? (list[row] as number) : row;
+  }
+
+  /** State of event `index` at cursor `step`. */
+  stateAt(index: number, step: number): EventState {
+    const { fold, index: tt } = this.session;
+    if (fold.error) {
+      if (index === fold.error.index) return 'rejected';
+      if (index > fold.error.index) return 'pending';
+    }
+    if (index >= step) return 'future';
+    return tt.classify(index, step).state as EventState;
+  }
+
+  private parse(index: number): unknown {
+    try {
+      return this.session.log.event(index);
+    } catch (error) {
+      return { unreadable: (error as Error).message };
+    }
+  }
+
+  rows(step: number, filter: RowFilter, start: number, count: number): RowWindow {
+    const total = this.rowCount(filter);
+    const first = Math.max(0, Math.min(start, total));
+    const last = Math.min(total, first + Math.min(count, MAX_WINDOW));
+    const rows: TimelineRow[] = [];
+    const { columns } = this.session;
+    for (let row = first; row < last; row++) {
+      const i = this.indexOfRow(filter, row);
+      const time = columns.time[i] as number;
+      const turn = columns.turn[i] as number;
+      const stepNo = columns.step[i] as number;
+      rows.push({
+        index: i,
+        seq: this.seqOf(i),
+        time: Number.isFinite(time) ? time : null,
+        type: this.typeOf(i),
+        family: this.familyOfType[columns.typeId[i] as number] as Family,
+        turn: turn === NONE ? null : turn,
+        step: stepNo === NONE ? null : stepNo,
+        op: OP_KIND[columns.op[i] as number] ?? null,
+        summary: summarizeEvent(this.parse(i)),
+        state: this.stateAt(i, step),
+      });
+    }
+    return { total, start: first, rows };
+  }
+
+  rowOf(filter: RowFilter, seq: number): number {
+    const index = seq - this.session.baseSeq;
+    const list = this.matching(filter);
+    if (!list) return Math.max(0, Math.min(index, this.length - 1));
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((list[mid] as number) < index) lo = mid + 1;
+      else hi = mid;
+    }
+    return Math.min(lo, Math.max(0, list.length - 1));
+  }
+
+  search(query: SearchQuery): SearchResult {
+    const needle = query.text.toLowerCase();
+    const total = this.rowCount(query.filter);
+    if (needle === '' || total === 0) return { row: null, seq: null, wrapped: false };
+    const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : total) : query.fromRow;
+    for (let n = 1; n <= total; n++) {
+      const raw = from + query.direction * n;
+      const row = ((raw % total) + total) % total;
+      const index = this.indexOfRow(query.filter, row);
+      if (this.matches(index, needle)) {
+        const wrapped = query.direction === 1 ? raw >= total : raw < 0;
+        return { row, seq: this.seqOf(index), wrapped };
+      }
+    }
+    return { row: null, seq: null, wrapped: false };
+  }
+
+  private matches(index: number, needle: string): boolean {
+    const log = this.session.log;
+    const origin = log.origin(index);
+    const text = origin.member >= 0 ? JSON.stringify(this.parse(index)) : log.raw(index);
+    if (text.toLowerCase().includes(needle)) return true;
+    return String(this.seqOf(index)) === needle;
+  }
+
+  private surfaceNode(seq: number): SurfaceNode {
+    const index = seq - this.session.baseSeq;
+    const event = this.parse(index);
+    const tt = this.session.index;
+    const r = tt.replacementOfSeq(seq);
+    return {
+      seq,
+      type: this.typeOf(index),
+      role: roleOf(event),
+      preview: previewOf(event),
+      replacement: r >= 0,
+      shadowedCount: r >= 0 ? tt.replacement(r).shadowedSeqs.length : 0,
+      empty: !tt.hasMessage(seq),
+    };
+  }
+
+  stepChange(step: number): StepChange {
+    if (step <= 0) return { kind: 'start', seq: null, type: null, text: 'step 0: nothing applied yet, the surface is empty' };
+    const index = Math.min(step, this.session.fold.accepted) - 1;
+    const seq = this.seqOf(index);
+    const type = this.typeOf(index);
+    const tt = this.session.index;
+    const r = tt.replacementOfSeq(seq);
+    if (r >= 0) {
+      const rep = tt.replacement(r);
+      const n = rep.shadowedSeqs.length;
+      return {
+        kind: 'replace',
+        seq,
+        type,
+        start: rep.start,
+        end: rep.end,
+        shadowed: rep.shadowedSeqs,
+        text: `replaced ${rep.start}…${rep.end} (${n} node${n === 1 ? '' : 's'}) with ${seq}`,
+      };
+    }
+    if (tt.enterStep(seq) === step) return { kind: 'append', seq, type, text: `appended ${seq}` };
+    return { kind: 'log-only', seq, type, text: `${type} ${seq} is log-only: the surface is unchanged` };
+  }
+
+  surface(step: number, start: number, count: number): SurfaceWindow {
+    const tt = this.session.index;
+    const k = Math.max(0, Math.min(step, this.session.fold.accepted));
+    const total = tt.nodeCountAt(k);
+    const first = Math.max(0, Math.min(start, total));
+    const seqs = tt.nodeWindowAt(k, first, Math.min(count, MAX_WINDOW));
+    return {
+      step: k,
+      total,
+      replaceGeneration: tt.replaceGenerationAt(k),
+      messages: tt.messagesAt(k),
+      change: this.stepChange(k),
+      start: first,
+      nodes: seqs.map((seq) => this.surfaceNode(seq)),
+    };
+  }
+
+  shadowedBy(replacementSeq: number): SurfaceNode[] {
+    const r = this.session.index.replacementOfSeq(replacementSeq);
+    if (r < 0) return [];
+    return this.session.index.replacement(r).shadowedSeqs.map((seq) => this.surfaceNode(seq));
+  }
+
+  private replacementKinds(): ReplacementKind[] {
+    if (!this.kinds) {
+      const tt = this.session.index;
+      const kinds: ReplacementKind[] = [];
+      for (let r = 0; r < tt.replacementCount; r++) {
+        kinds.push(replacementKind(this.parse(tt.replacement(r).seq - this.session.baseSeq)));
+      }
+      this.kinds = kinds;
+    }
+    return this.kinds;
+  }
+
+  replacements(step: number): ReplacementRow[] {
+    const tt = this.session.index;
+    const count = tt.replaceGenerationAt(step);
+    const kinds = this.replacementKinds();
+    const out: ReplacementRow[] = [];
+    for (let r = 0; r < count; r++) {
+      const rep = tt.replacement(r);
+      const leave = tt.leaveStep(rep.seq);
+      out.push({
+        seq: rep.seq,
+        step: rep.step,
+        start: rep.start,
+        end: rep.end,
+        shadowedSeqs: rep.shadowedSeqs,
+        kind: kinds[r] ?? 'other',
+        shadowedBy: leave >= 0 && leave <= step ? tt.replacedBy(rep.seq) : null,
+      });
+    }
+    return out;
+  }
+
+  brackets(step: number, lo: number, hi: number): Bracket[] {
+    const tt = this.session.index;
+    this.spans ??= tt.bracketSpans();
+    const { first, last } = this.spans;
+    const count = tt.replaceGenerationAt(step);
+    const kinds = this.replacementKinds();
+    const out: Bracket[] = [];
+    for (let r = 0; r < count; r++) {
+      const a = first[r] as number;
+      const b = last[r] as number;
+      if (b < lo || a > hi) continue;
+      const seq = tt.replacement(r).seq;
+      let depth = 0;
+      for (let at = seq; ; ) {
+        const leave = tt.leaveStep(at);
+        if (leave < 0 || leave > step) break;
+        depth += 1;
+        at = tt.replacedBy(at);
+      }
+      out.push({ replacement: seq, first: a, last: b, depth, kind: kinds[r] ?? 'other' });
+    }
+    return out;
+  }
+
+  /** Every diagnostic, with the decode error and the surface error first. */
+  allDiagnostics(): Diagnostic[] {
+    if (!this.diagnosticsList) {
+      const { decodeError, fold } = this.session;
+      const list: Diagnostic[] = [];
+      if (decodeError) list.push({ severity: 'error', rule: 'decode/error', seq: null, line: decodeError.line, message: decodeError.message });
+      if (fold.error) {
+        list.push({
+          severity: 'error',
+          rule: fold.error.rule,
+          seq: this.seqOf(fold.error.index),
+          line: fold.error.line,
+          message: fold.error.message,
+        });
+      }
+      this.diagnosticsList = [...list, ...this.session.diagnostics];
+    }
+    return this.diagnosticsList;
+  }
+
+  diagnostics(start: number, count: number): { total: number; items: Diagnostic[] } {
+    const all = this.allDiagnostics();
+    return { total: all.length, items: all.slice(Math.max(0, start), Math.max(0, start) + Math.min(count, MAX_WINDOW)) };
+  }
+
+  detail(seq: number, step: number): EventDetail {
+    const index = seq - this.session.baseSeq;
+    if (!Number.isInteger(index) || index < 0 || index >= this.length) throw new Error(`no event with seq ${seq}`);
+    const { log, columns, citedBy, index: tt } = this.session;
+    const origin = log.origin(index);
+    const state = this.stateAt(index, step);
+    const classification = state === 'shadowed' ? tt.classify(index, step) : null;
+    const r = tt.replacementOfSeq(seq);
+    return {
+      index,
+      seq,
+      line: origin.line,
+      byte: origin.byte,
+      member: origin.member,
+      raw: log.raw(index),
+      event: this.parse(index),
+      state,
+      sourceEventSeqs: sourcesOf(columns, index),
+      citedBy: citersOf(citedBy, index),
+      replacedBy: classification && classification.state === 'shadowed' ? classification.by : null,
+      replacementChain: classification && classification.state === 'shadowed' ? classification.chain.slice(1) : [],
+      replacedEventSeqs: r >= 0 ? tt.replacement(r).shadowedSeqs : [],
+      diagnostics: this.allDiagnostics().filter((d) => d.seq === seq),
+    };
+  }
+
+  navigate(step: number, kind: NavigateKind): number | null {
+    const accepted = this.session.fold.accepted;
+    const steps = this.session.index.replaceSteps();
+    if (kind === 'next-replace') {
+      for (const s of steps) if (s > step) return s;
+      return null;
+    }
+    if (kind === 'prev-replace') {
+      for (let i = steps.length - 1; i >= 0; i--) if ((steps[i] as number) < step) return steps[i] as number;
+      return null;
+    }
+    const op = this.session.columns.op;
+    if (kind === 'next-change') {
+      // Step k applies event k - 1.
+      for (let k = step + 1; k <= accepted; k++) if (op[k - 1] !== OpCode.None) return k;
+      return null;
+    }
+    for (let k = Math.min(step, accepted + 1) - 1; k >= 1; k--) if (op[k - 1] !== OpCode.None) return k;
+    return step > 0 ? 0 : null;
+  }
+}

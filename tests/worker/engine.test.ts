@@ -1,0 +1,141 @@
+/**
+ * The engine behind the protocol, driven directly (no worker): loads, windows, surface at a
+ * step, replacements and brackets, details, navigation, cancellation.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/worker/engine';
+import type { RowFilter } from '../../src/protocol/protocol';
+
+const ALL: RowFilter = { families: [], surfaceOnly: false };
+const noop = (): void => {};
+
+// E4 of the spec (nested replace with start > end numerically), with log-only events around.
+const NESTED = [
+  '{"type":"session","version":0,"id":"nested","createdAt":0,"delegationDepth":0}',
+  '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}',
+  '{"type":"user/message","seq":1,"time":2,"data":{"id":"u1","role":"user","content":[{"type":"text","text":"a <script>alert(1)</script>"}],"source":{"kind":"user"}},"surfaceOp":"append"}',
+  '{"type":"assistant/message","seq":2,"time":3,"data":{"turn":1,"step":1,"message":{"id":"a2","role":"assistant","content":[{"type":"text","text":"b"}],"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}',
+  '{"type":"user/message","seq":3,"time":4,"data":{"id":"u3","role":"user","content":[{"type":"text","text":"summary of a"}],"source":{"kind":"user"}},"sourceEventSeqs":[1],"surfaceOp":{"op":"replace","start":1,"end":1}}',
+  '{"type":"user/message","seq":4,"time":5,"data":{"id":"u4","role":"user","content":[{"type":"text","text":"summary of all"}],"source":{"kind":"plugin","plugin":"compact","compactionId":"c1"}},"sourceEventSeqs":[3,2],"surfaceOp":{"op":"replace","start":3,"end":2}}',
+  '{"type":"turn/end","seq":5,"time":6,"data":{"turn":1,"reason":{"kind":"completed"}}}',
+  '',
+].join('\n');
+
+async function loadNested() {
+  const engine = createEngine({ pause: async () => {} });
+  const summary = await engine.open({ kind: 'text', name: 'nested.jsonl', text: NESTED }, noop);
+  return { engine, summary };
+}
+
+describe('engine', () => {
+  it('summarises a load', async () => {
+    const { summary } = await loadNested();
+    expect(summary.sessions).toHaveLength(1);
+    const s = summary.sessions[0]!;
+    expect(s).toMatchObject({ events: 6, accepted: 6, nodes: 1, replacements: 2, replaceGeneration: 2, messages: 1, surfaceError: null });
+    expect(s.fingerprint).toMatch(/-0$/);
+  });
+
+  it('answers row windows with states at the cursor', async () => {
+    const { engine } = await loadNested();
+    const atEnd = await engine.rows(0, 6, ALL, 0, 100);
+    expect(atEnd.total).toBe(6);
+    expect(atEnd.rows.map((r) => r.state)).toEqual(['log-only', 'shadowed', 'shadowed', 'shadowed', 'current', 'log-only']);
+    expect(atEnd.rows[1]!.summary).toBe('a <script>alert(1)</script>');
+    const atThree = await engine.rows(0, 3, ALL, 0, 100);
+    expect(atThree.rows.map((r) => r.state)).toEqual(['log-only', 'current', 'current', 'future', 'future', 'future']);
+    const surfaceOnly = await engine.rows(0, 6, { families: [], surfaceOnly: true }, 0, 100);
+    expect(surfaceOnly.rows.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    const turns = await engine.rows(0, 6, { families: ['turn'], surfaceOnly: false }, 0, 100);
+    expect(turns.rows.map((r) => r.seq)).toEqual([0, 5]);
+  });
+
+  it('gives the surface at any step with what the step changed', async () => {
+    const { engine } = await loadNested();
+    const s4 = await engine.surface(0, 4, 0, 10);
+    expect(s4.nodes.map((n) => n.seq)).toEqual([3, 2]);
+    expect(s4.change.text).toBe('replaced 1…1 (1 node) with 3');
+    expect(s4.replaceGeneration).toBe(1);
+    const s5 = await engine.surface(0, 5, 0, 10);
+    expect(s5.nodes.map((n) => n.seq)).toEqual([4]);
+    expect(s5.change.text).toBe('replaced 3…2 (2 nodes) with 4');
+    expect(s5.nodes[0]).toMatchObject({ replacement: true, shadowedCount: 2 });
+    expect((await engine.surface(0, 2, 0, 10)).change.text).toBe('appended 1');
+    expect((await engine.surface(0, 1, 0, 10)).change.kind).toBe('log-only');
+    expect((await engine.shadowedBy(0, 4)).map((n) => n.seq)).toEqual([3, 2]);
+  });
+
+  it('lists replacements and nested brackets', async () => {
+    const { engine } = await loadNested();
+    const reps = await engine.replacements(0, 6);
+    expect(reps.map((r) => [r.seq, r.kind, r.shadowedBy])).toEqual([
+      [3, 'other', 4],
+      [4, 'compaction', null],
+    ]);
+    const brackets = await engine.brackets(0, 6, 0, 10);
+    expect(brackets).toEqual([
+      { replacement: 3, first: 1, last: 1, depth: 1, kind: 'other' },
+      { replacement: 4, first: 1, last: 3, depth: 0, kind: 'compaction' },
+    ]);
+    expect(await engine.brackets(0, 4, 0, 10)).toEqual([{ replacement: 3, first: 1, last: 1, depth: 0, kind: 'other' }]);
+  });
+
+  it('details an event with provenance both ways and its replacement chain', async () => {
+    const { engine } = await loadNested();
+    const d = await engine.detail(0, 1, 6);
+    expect(d).toMatchObject({ seq: 1, line: 3, state: 'shadowed', replacedBy: 3, replacementChain: [4], citedBy: [3] });
+    const r = await engine.detail(0, 4, 6);
+    expect(r).toMatchObject({ sourceEventSeqs: [3, 2], replacedEventSeqs: [3, 2], state: 'current' });
+  });
+
+  it('navigates between surface changes and replaces', async () => {
+    const { engine } = await loadNested();
+    expect(await engine.navigate(0, 0, 'next-replace')).toBe(4);
+    expect(await engine.navigate(0, 4, 'next-replace')).toBe(5);
+    expect(await engine.navigate(0, 5, 'next-replace')).toBeNull();
+    expect(await engine.navigate(0, 5, 'prev-replace')).toBe(4);
+    expect(await engine.navigate(0, 0, 'next-change')).toBe(2);
+    expect(await engine.navigate(0, 6, 'prev-change')).toBe(5);
+    expect(Array.from(await engine.replaceSteps(0))).toEqual([4, 5]);
+  });
+
+  it('searches rows that are not rendered, with wrap-around', async () => {
+    const { engine } = await loadNested();
+    const hit = await engine.search({ session: 0, text: 'SUMMARY OF', filter: ALL, fromRow: -1, direction: 1 });
+    expect(hit).toEqual({ row: 3, seq: 3, wrapped: false });
+    const next = await engine.search({ session: 0, text: 'summary of', filter: ALL, fromRow: 4, direction: 1 });
+    expect(next).toEqual({ row: 3, seq: 3, wrapped: true });
+    expect((await engine.search({ session: 0, text: 'zzz', filter: ALL, fromRow: -1, direction: 1 })).row).toBeNull();
+  });
+
+  it('keeps the valid prefix navigable after a surface error', async () => {
+    const engine = createEngine({ pause: async () => {} });
+    const text = NESTED.replace('"seq":3,', '"seq":9,');
+    const summary = await engine.open({ kind: 'text', name: 'bad.jsonl', text }, noop);
+    const s = summary.sessions[0]!;
+    expect(s.accepted).toBe(3);
+    expect(s.surfaceError).toMatchObject({ seq: 9, line: 5, message: 'session event seq 9 is not contiguous; expected 3' });
+    const rows = await engine.rows(0, 3, ALL, 0, 10);
+    expect(rows.rows.map((r) => r.state)).toEqual(['log-only', 'current', 'current', 'rejected', 'pending', 'pending']);
+    const diags = await engine.diagnostics(0, 0, 10);
+    expect(diags.items[0]).toMatchObject({ rule: 'surface/contiguity', seq: 3 });
+  });
+
+  it('reports fetch failures clearly and cancels a running load', async () => {
+    const failing = createEngine({
+      pause: async () => {},
+      fetch: () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    await expect(failing.open({ kind: 'url', url: 'https://example.invalid/x.jsonl' }, noop)).rejects.toThrow(
+      /could not fetch https:\/\/example.invalid\/x.jsonl: Failed to fetch .*cross-origin/,
+    );
+    let release: () => void = () => {};
+    const slow = createEngine({ pause: () => new Promise<void>((resolve) => (release = resolve)) });
+    const big = NESTED.repeat(1).padEnd(10, ' ');
+    const pending = slow.open({ kind: 'text', name: 'a.jsonl', text: big }, noop);
+    await new Promise((r) => setTimeout(r, 0));
+    await slow.cancel();
+    release();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
