@@ -30,6 +30,8 @@ export interface WorkerCoreClientOptions {
   handshakeTimeoutMs?: number;
 }
 
+const formatDuration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
+
 export class WorkerCoreClient extends TrackedClient {
   private readonly worker: WorkerLike;
   private readonly remote: Remote<CoreApi>;
@@ -51,7 +53,7 @@ export class WorkerCoreClient extends TrackedClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new EngineDeadError(`The engine worker did not answer within ${Math.round(timeoutMs / 1000)} s.`)),
+        () => reject(new EngineDeadError(`The engine worker did not answer within ${formatDuration(timeoutMs)}.`)),
         timeoutMs,
       );
     });

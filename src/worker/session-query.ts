@@ -4,7 +4,7 @@
  * Everything is computed from typed-array columns and the time-travel index; event objects are
  * parsed only for the rows and details actually asked for.
  */
-import { NONE, OpCode, citersOf, sourcesOf } from '../core/analyze/columns';
+import { OpCode, citersOf, sourcesOf } from '../core/analyze/columns';
 import { previewOf, replacementKind, roleOf, summarizeEvent } from '../core/analyze/describe';
 import { familyOf } from '../core/analyze/family';
 import type { Family } from '../core/analyze/family';
@@ -118,18 +118,20 @@ export class SessionQuery {
     for (let row = first; row < last; row++) {
       const i = this.indexOfRow(filter, row);
       const time = columns.time[i] as number;
-      const turn = columns.turn[i] as number;
-      const stepNo = columns.step[i] as number;
+      const event = this.parse(i);
+      const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
+      const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
+      const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
       rows.push({
         index: i,
         seq: this.seqOf(i),
         time: Number.isFinite(time) ? time : null,
         type: this.typeOf(i),
         family: this.familyOfType[columns.typeId[i] as number] as Family,
-        turn: turn === NONE ? null : turn,
-        step: stepNo === NONE ? null : stepNo,
+        turn: typeof turn === 'number' ? turn : null,
+        step: typeof stepNo === 'number' ? stepNo : null,
         op: OP_KIND[columns.op[i] as number] ?? null,
-        summary: summarizeEvent(this.parse(i)),
+        summary: summarizeEvent(event),
         state: this.stateAt(i, step),
       });
     }

@@ -1,12 +1,9 @@
 /**
- * Per-event columns for the timeline and the checks that need only envelope facts: type id,
- * time, turn, step and surface-op kind, plus `sourceEventSeqs` of surface events in compressed
- * sparse rows. A few bytes per event instead of an object.
+ * Per-event columns for the timeline, filters and navigation: type id, time and surface-op kind,
+ * plus `sourceEventSeqs` in compressed sparse rows. About 20 bytes per event instead of an
+ * object; everything else (turn, step, text) is parsed from the event's line when shown.
  */
 import { GrowArray } from '../util/grow';
-
-/** Sentinel for "no turn / no step / no time". */
-export const NONE = -2147483648;
 
 /** Surface-op kind codes. */
 export const OpCode = { None: 0, Append: 1, Replace: 2, Invalid: 3 } as const;
@@ -21,11 +18,10 @@ export interface EventColumns {
   typeId: Uint16Array;
   types: string[];
   time: Float64Array;
-  turn: Int32Array;
-  step: Int32Array;
+  /** {@link OpCode} per event. */
   op: Uint8Array;
   /** CSR of sourceEventSeqs: event i's sources are `sources[sourceOffset[i] … sourceOffset[i+1])`. */
-  sourceOffset: Uint32Array;
+  sourceOffset: Int32Array;
   sources: Int32Array;
 }
 
@@ -36,12 +32,10 @@ const MAX_TYPES = 65535;
 export class ColumnsBuilder {
   private readonly typeIds = new Map<string, number>([[NO_TYPE, 0]]);
   private readonly types: string[] = [NO_TYPE];
-  private readonly typeId = new GrowArray(Uint16Array);
+  /** Type id in the low 16 bits, op code above: one push per event instead of two. */
+  private readonly typeOp = new GrowArray(Int32Array);
   private readonly time = new GrowArray(Float64Array);
-  private readonly turn = new GrowArray(Int32Array);
-  private readonly step = new GrowArray(Int32Array);
-  private readonly op = new GrowArray(Uint8Array);
-  private readonly sourceOffset = new GrowArray(Uint32Array);
+  private readonly sourceOffset = new GrowArray(Int32Array);
   private readonly sources = new GrowArray(Int32Array);
 
   constructor() {
@@ -64,26 +58,19 @@ export class ColumnsBuilder {
   /** Record one event. */
   add(value: any): void {
     const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-    const type = isObject ? value.type : undefined;
-    this.typeId.push(this.intern(type));
+    const typeId = this.intern(isObject ? value.type : undefined);
     const time = isObject ? value.time : undefined;
     this.time.push(typeof time === 'number' ? time : NaN);
-    const data = isObject ? value.data : undefined;
-    const hasData = data !== null && typeof data === 'object';
-    const turn = hasData ? data.turn : undefined;
-    const step = hasData ? data.step : undefined;
-    this.turn.push(Number.isSafeInteger(turn) && Math.abs(turn) < 2 ** 31 ? turn : NONE);
-    this.step.push(Number.isSafeInteger(step) && Math.abs(step) < 2 ** 31 ? step : NONE);
     const op = isObject ? value.surfaceOp : undefined;
-    this.op.push(
+    const code =
       op === undefined
         ? OpCode.None
         : op === 'append'
           ? OpCode.Append
           : op !== null && typeof op === 'object' && op.op === 'replace'
             ? OpCode.Replace
-            : OpCode.Invalid,
-    );
+            : OpCode.Invalid;
+    this.typeOp.push(typeId | (code << 16));
     const src = isObject ? value.sourceEventSeqs : undefined;
     if (Array.isArray(src)) {
       for (const x of src) if (Number.isSafeInteger(x) && x >= 0 && x < 2 ** 31) this.sources.push(x);
@@ -92,13 +79,20 @@ export class ColumnsBuilder {
   }
 
   finish(): EventColumns {
+    const packed = this.typeOp.raw();
+    const n = this.typeOp.length;
+    const typeId = new Uint16Array(n);
+    const op = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = packed[i] as number;
+      typeId[i] = v & 0xffff;
+      op[i] = v >>> 16;
+    }
     return {
-      typeId: this.typeId.finish(),
+      typeId,
       types: this.types,
       time: this.time.finish(),
-      turn: this.turn.finish(),
-      step: this.step.finish(),
-      op: this.op.finish(),
+      op,
       sourceOffset: this.sourceOffset.finish(),
       sources: this.sources.finish(),
     };

@@ -69,16 +69,13 @@ export interface FoldProbe {
   errorAt(index: number): string | null;
 }
 
-/** Size of a derived message, for the context curve; `message: false` when it projects to null. */
-function messageSize(value: unknown): { bytes: number; message: boolean } {
-  let message: unknown;
+/** False when a surface event's derived message is null (surface.md §7), without copying it. */
+function projectsToMessage(value: unknown): boolean {
   try {
-    message = deriveEventMessage(value);
+    return deriveEventMessage(value) !== null;
   } catch {
-    return { bytes: 0, message: true };
+    return true;
   }
-  if (message === null) return { bytes: 0, message: false };
-  return { bytes: JSON.stringify(message)?.length ?? 0, message: true };
 }
 
 /** Consumes one session's events in order and produces its {@link SessionAnalysis}. */
@@ -129,7 +126,7 @@ export class SessionAnalyzer implements EventSink {
     }
     const record = applyPlan(this.state, plan);
     if (record) this.replacements.push(record);
-    builder.add(index, plan, plan.kind === 'log-only' ? undefined : messageSize(value));
+    builder.add(index, plan, plan.kind === 'log-only' || projectsToMessage(value));
     this.accepted = index + 1;
   }
 

@@ -54,7 +54,8 @@ function headerFailure(rule: string, message: string): Diagnostic {
  */
 export function checkHeaderLine(text: string | null, rawHasLf: boolean): HeaderLineResult {
   if (!rawHasLf || text === null) {
-    return { header: null, sessionId: null, findings: [headerFailure('loader/header-empty', 'empty or header-less session log')] };
+    const message = 'empty or header-less session log';
+    return { header: null, sessionId: null, findings: [headerFailure('loader/header-empty', message)] };
   }
   let value: unknown;
   try {

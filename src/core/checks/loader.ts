@@ -61,8 +61,10 @@ interface Failure {
 }
 
 /** Streaming loader view (log-format.md §11 L3–L7). */
-export class LoaderCheck implements EventCheck, LegacyContext {
+export class LoaderCheck implements EventCheck {
+  /** The id in the messages: the header's id (empty when the header has none). */
   readonly sessionId: string;
+  private readonly legacy: LegacyContext;
   private readonly headerResult: HeaderLineResult;
   private readonly restore: SeedCheck;
   private readonly repair = new InterruptedTurnTracker();
@@ -90,12 +92,19 @@ export class LoaderCheck implements EventCheck, LegacyContext {
     // Without a usable header upstream never reaches these steps; the empty id only keeps the
     // messages well formed for the diagnostics we still report.
     this.sessionId = header.sessionId ?? '';
+    // One long-lived context for the upgrades, so upgrading allocates nothing per event.
+    this.legacy = {
+      sessionId: this.sessionId,
+      messageIdAt: (seq) => this.toolResultIds.get(seq),
+      upgraded: (seq, description) => this.noteUpgrade(seq, description),
+    };
     this.restore = new SeedCheck(options.surface ? { mode: 'restore', surface: options.surface } : { mode: 'restore' });
     if (header.header !== null) {
-      // Restore validates the session header before any event (§5.3); only an error counts.
-      const found = checkSessionHeader(header.header, this.sessionId, 'restore');
-      for (const d of found) {
+      // Restore validates the session header before any event (§5.3). An error refuses the log;
+      // a warning (the `{{cwd}}` fixture placeholder) is only reported.
+      for (const d of checkSessionHeader(header.header, this.sessionId, 'restore')) {
         if (d.severity === 'error') this.restoreHeader = { rule: 'loader/restore', seq: null, line: 1, message: d.message };
+        else this.notes.push(d);
       }
     }
   }
@@ -108,7 +117,7 @@ export class LoaderCheck implements EventCheck, LegacyContext {
     this.currentLine = line;
     let upgraded: unknown = value;
     try {
-      upgraded = upgradeLegacyEvent(value, this);
+      upgraded = upgradeLegacyEvent(value, this.legacy);
     } catch (error) {
       if (!(error instanceof LegacyMalformedError)) throw error;
       this.failUpgrade('loader/legacy-malformed', index, line, error.message);
@@ -167,9 +176,8 @@ export class LoaderCheck implements EventCheck, LegacyContext {
       const name = String(type);
       if (this.ignorableTypes.has(name)) return;
       this.ignorableTypes.add(name);
-      this.notes.push(
-        diagnostic('info', 'loader/ignorable-type', index, line, `session event type "${name}" (first at seq ${seq}) is unknown to this harness but marked ignorable; kept as an opaque log-only event`),
-      );
+      const message = `session event type "${name}" (first at seq ${seq}) is unknown to this harness but marked ignorable; kept as an opaque log-only event`;
+      this.notes.push(diagnostic('info', 'loader/ignorable-type', index, line, message));
       return;
     }
     this.unknownType ??= {
@@ -180,16 +188,10 @@ export class LoaderCheck implements EventCheck, LegacyContext {
     };
   }
 
-  /** {@link LegacyContext}: the id a legacy tool/result replacement inherits from its target. */
-  messageIdAt(seq: number): string | undefined {
-    return this.toolResultIds.get(seq);
-  }
-
-  /** {@link LegacyContext}: one info diagnostic per applied upgrade. */
-  upgraded(seq: unknown, description: string): void {
-    this.notes.push(
-      diagnostic('info', 'loader/legacy-upgrade', this.currentIndex, this.currentLine, `seq ${String(seq)}: upgraded ${description}`),
-    );
+  /** One info diagnostic per applied upgrade. */
+  private noteUpgrade(seq: unknown, description: string): void {
+    const message = `seq ${String(seq)}: upgraded ${description}`;
+    this.notes.push(diagnostic('info', 'loader/legacy-upgrade', this.currentIndex, this.currentLine, message));
   }
 
   /**

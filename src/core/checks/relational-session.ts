@@ -64,7 +64,9 @@ export class SessionFamily implements InvariantFamily {
         const { turn, step } = data;
         if (this.openTurn !== turn) return `step/start in turn ${String(turn)} but open turn is ${String(this.openTurn)}`;
         if (this.openStep !== null) return `step/start ${String(step)} while step ${String(this.openStep)} is still open`;
-        if (step !== this.nextStep) return `step/start expected step ${this.nextStep} in turn ${String(turn)}, got ${String(step)}`;
+        if (step !== this.nextStep) {
+          return `step/start expected step ${this.nextStep} in turn ${String(turn)}, got ${String(step)}`;
+        }
         this.openStep = step;
         return null;
       }

@@ -15,8 +15,6 @@ import { CompactionFamily } from './relational-compaction';
 import type { InvariantFamily } from './relational-family';
 import { SessionFamily } from './relational-session';
 
-export type { Violation } from './relational-family';
-
 /** The families, in reporting order. */
 export type RelationalFamilyName = 'session' | 'compaction' | 'commands';
 

@@ -164,11 +164,11 @@ export class SeedCheck implements EventCheck {
   }
 
   finish(): Diagnostic[] {
+    // At most one of the two is set: the check stops at whichever failure comes first.
     const error = this.seedError();
     if (error === null) return [];
-    const fromFold = this.fold !== null && this.first === null;
-    const rule = fromFold ? 'seed/surface' : (this.first?.rule ?? 'seed/surface');
-    const line = fromFold ? (this.fold?.line ?? null) : (this.first?.line ?? null);
+    const rule = this.first?.rule ?? 'seed/surface';
+    const line = this.first?.line ?? this.fold?.line ?? null;
     return [diagnostic('error', rule, error.index, line, error.message)];
   }
 }

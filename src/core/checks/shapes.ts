@@ -6,9 +6,6 @@
  */
 import { isNonEmptyString, isRecord } from './check';
 
-/** The three event types whose payload carries a model message. */
-export const MESSAGE_TYPES: ReadonlySet<unknown> = new Set(['user/message', 'assistant/message', 'tool/result']);
-
 /** Markers `adapterDefaults` may carry; each names a `config` field it stands in for. */
 const ADAPTER_DEFAULT_KEYS: readonly string[] = ['reasoningEffort', 'maxTokens'];
 

@@ -29,7 +29,10 @@ export interface GunzipLimits {
 
 /** The gzip input is damaged, truncated, or inflates beyond the output limit. */
 export class GzipError extends Error {
-  /** @param message - what went wrong; @param cause - the underlying fflate error, if any. */
+  /**
+   * @param message - what went wrong.
+   * @param cause - the underlying fflate error, if any.
+   */
   constructor(message: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'GzipError';

@@ -43,6 +43,8 @@ export type SinkFactory = (session: Omit<TextSession, 'sink'>) => EventSink;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const LF = 0x0a;
+/** Bytes decoded to one string at a time (see `advance`). */
+const REGION = 64 * 1024;
 
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -122,22 +124,36 @@ export class JsonlScanner {
     const bytes = this.text.view();
     const end = limit === undefined ? bytes.length : Math.min(limit, bytes.length);
     const last = end === 0 ? -1 : bytes.lastIndexOf(LF, end - 1);
-    if (last < this.committed) return;
-    const region = decoder.decode(bytes.subarray(this.committed, last + 1));
-    let byteStart = this.committed;
+    while (this.committed <= last) {
+      // Decode in small regions: a string over ~128 KB lands in V8's large-object space, which
+      // only a full GC reclaims, so multi-megabyte regions would pile up as garbage.
+      let stop = this.committed + REGION - 1 >= last ? last : bytes.lastIndexOf(LF, this.committed + REGION - 1);
+      if (stop < this.committed) stop = bytes.indexOf(LF, this.committed);
+      this.region(bytes, stop);
+    }
+    this.loader.committedBytes = this.committed;
+  }
+
+  /** Process the complete lines in bytes [committed, stop], where `stop` is an LF. */
+  private region(bytes: Uint8Array, stop: number): void {
+    const base = this.committed;
+    const region = decoder.decode(bytes.subarray(base, stop + 1));
+    // In an all-ASCII region (as long in chars as in bytes) byte offsets are char offsets, so
+    // the byte scan for each LF can be skipped.
+    const ascii = region.length === stop + 1 - base;
+    let byteStart = base;
     let charStart = 0;
-    while (byteStart <= last) {
-      const byteEnd = bytes.indexOf(LF, byteStart);
+    while (byteStart <= stop) {
       const charEnd = region.indexOf('\n', charStart);
+      const byteEnd = ascii ? base + charEnd : bytes.indexOf(LF, byteStart);
       this.lineNo += 1;
       const text = region.slice(charStart, charEnd);
       if (this.lineNo === 1) this.firstLine = text;
-      this.line(text, byteStart, byteEnd);
+      this.line(text, byteStart);
       byteStart = byteEnd + 1;
       charStart = charEnd + 1;
     }
-    this.committed = last + 1;
-    this.loader.committedBytes = this.committed;
+    this.committed = stop + 1;
   }
 
   /** The input is complete: whatever follows the last LF is ignored (a torn final line). */
@@ -206,7 +222,7 @@ export class JsonlScanner {
     }
   }
 
-  private line(text: string, start: number, end: number): void {
+  private line(text: string, start: number): void {
     if (isBlank(text)) {
       // Fold input skips it; the upstream scanner fails to parse it.
       if (this.mode !== 'detect' || this.lineNo > 1) this.loaderUnparsable();
@@ -242,8 +258,8 @@ export class JsonlScanner {
         this.ensurePrimary(headerless ? 'headerless-jsonl' : 'jsonl', null);
       }
     }
-    if (this.mode === 'stream') this.streamLine(value, start, end);
-    else this.eventLine(value, start, end);
+    if (this.mode === 'stream') this.streamLine(value, start);
+    else this.eventLine(value, start);
   }
 
   private fail(message: string, byte: number): void {
@@ -264,7 +280,7 @@ export class JsonlScanner {
     this.loaderDecoded(Array.isArray(value) && isPackedRowArray(value) ? value : [value]);
   }
 
-  private eventLine(value: unknown, start: number, end: number): void {
+  private eventLine(value: unknown, start: number): void {
     const session = this.ensurePrimary(this.format, null);
     const log = session.log;
     if (isPackedRow(value)) {
@@ -278,25 +294,25 @@ export class JsonlScanner {
         return;
       }
       this.loaderDecoded(events);
-      const row = log.addRow(start, end, this.lineNo, RowKind.Packed);
+      const row = log.addRow(start, this.lineNo, RowKind.Packed);
       for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start);
       return;
     }
     // The upstream loader sees an array line as one (malformed) event.
     this.loaderDecoded([value]);
     if (Array.isArray(value)) {
-      const row = log.addRow(start, end, this.lineNo, RowKind.ArrayElement);
+      const row = log.addRow(start, this.lineNo, RowKind.ArrayElement);
       for (let k = 0; k < value.length; k++) this.emit(session, value[k], row, k, start);
       return;
     }
-    this.emit(session, value, log.addRow(start, end, this.lineNo, RowKind.Plain), -1, start);
+    this.emit(session, value, log.addRow(start, this.lineNo, RowKind.Plain), -1, start);
   }
 
-  private streamLine(value: unknown, start: number, end: number): void {
+  private streamLine(value: unknown, start: number): void {
     if (typeOf(value) !== 'session_event') return; // `result` and other records carry no events
     const id = String((value as { sessionId?: unknown }).sessionId);
     const session = this.streamSession(id);
-    const row = session.log.addRow(start, end, this.lineNo, RowKind.StreamEnvelope);
+    const row = session.log.addRow(start, this.lineNo, RowKind.StreamEnvelope);
     this.emit(session, (value as { event?: unknown }).event, row, -1, start);
   }
 

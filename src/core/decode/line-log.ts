@@ -22,15 +22,15 @@ export const RowKind = {
 export type RowKind = (typeof RowKind)[keyof typeof RowKind];
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const LF = 0x0a;
 
 /** Event storage backed by the logical text. */
 export class LineLog implements EventLog {
   private readonly text: ByteBuffer;
-  private readonly rowStart = new GrowArray(Uint32Array);
-  private readonly rowEnd = new GrowArray(Uint32Array);
-  private readonly rowLine = new GrowArray(Uint32Array);
-  private readonly rowKind = new GrowArray(Uint8Array);
-  private readonly eventRow = new GrowArray(Uint32Array);
+  private readonly rowStart = new GrowArray(Int32Array);
+  private readonly rowLine = new GrowArray(Int32Array);
+  private readonly rowKind = new GrowArray(Int32Array);
+  private readonly eventRow = new GrowArray(Int32Array);
   private readonly eventMember = new GrowArray(Int32Array);
 
   /** @param text the logical text the rows point into (shared with the scanner) */
@@ -43,9 +43,8 @@ export class LineLog implements EventLog {
   }
 
   /** Register a row (a line of the logical text). Returns its row id. */
-  addRow(start: number, end: number, line: number, kind: RowKind): number {
+  addRow(start: number, line: number, kind: RowKind): number {
     this.rowStart.push(start);
-    this.rowEnd.push(end);
     this.rowLine.push(line);
     this.rowKind.push(kind);
     return this.rowStart.length - 1;
@@ -63,9 +62,15 @@ export class LineLog implements EventLog {
     this.eventMember.truncate(length);
   }
 
-  private rowText(row: number): string {
+  /** End of a row: its LF (rows are complete lines), found on demand rather than stored. */
+  private rowEnd(row: number): number {
     const bytes = this.text.view();
-    return decoder.decode(bytes.subarray(this.rowStart.get(row), this.rowEnd.get(row)));
+    const end = bytes.indexOf(LF, this.rowStart.get(row));
+    return end === -1 ? bytes.length : end;
+  }
+
+  private rowText(row: number): string {
+    return decoder.decode(this.text.view().subarray(this.rowStart.get(row), this.rowEnd(row)));
   }
 
   event(i: number): unknown {
@@ -105,7 +110,7 @@ export class LineLog implements EventLog {
   /** Byte range of the row holding event `i` in the logical text. */
   rowRange(i: number): { start: number; end: number } {
     const row = this.eventRow.get(i);
-    return { start: this.rowStart.get(row), end: this.rowEnd.get(row) };
+    return { start: this.rowStart.get(row), end: this.rowEnd(row) };
   }
 
   /** The logical text bytes. */
@@ -115,7 +120,7 @@ export class LineLog implements EventLog {
 
   /** Approximate retained memory in bytes (text excluded: it may be shared). */
   columnBytes(): number {
-    return this.rowStart.length * 13 + this.eventRow.length * 8;
+    return this.rowStart.length * 12 + this.eventRow.length * 8;
   }
 }
 

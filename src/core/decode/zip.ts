@@ -8,11 +8,12 @@
  * sees every entry's declared sizes before anything is inflated, which is where the path and
  * decompression-bomb policy is applied. During inflation fflate writes into a buffer of exactly
  * the declared (already vetted) size, so a member that lies about its size cannot make us
- * allocate more; a member that inflates to less than declared is reported as corrupt.
- * fflate does not verify CRC-32.
+ * allocate more. fflate then silently truncates, and it does not verify CRC-32 either, so we
+ * check each extracted member's length and CRC-32 against the central directory ourselves.
  */
 import { unzipSync } from 'fflate';
 import type { UnzipFileInfo } from 'fflate';
+import { crc32 } from './gzip';
 
 /** Decompression-bomb limits. All sizes in bytes. */
 export interface ZipLimits {
@@ -87,6 +88,48 @@ interface Candidate {
   index: number;
   info: UnzipFileInfo;
   group: 0 | 1 | 2;
+}
+
+function u16(bytes: Uint8Array, at: number): number {
+  return (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8);
+}
+
+function u32(bytes: Uint8Array, at: number): number {
+  return (u16(bytes, at) | (u16(bytes, at + 2) << 16)) >>> 0;
+}
+
+function u64(bytes: Uint8Array, at: number): number {
+  return u32(bytes, at) + u32(bytes, at + 4) * 2 ** 32;
+}
+
+/**
+ * The CRC-32 of every central-directory entry, in directory order (the order fflate's filter
+ * sees), or null when the directory cannot be walked (then CRCs go unchecked; fflate has
+ * already read the same directory successfully, so this is only a belt-and-braces read).
+ */
+function centralDirectoryCrcs(bytes: Uint8Array): number[] | null {
+  let eocd = bytes.length - 22;
+  while (eocd >= 0 && u32(bytes, eocd) !== 0x06054b50) {
+    if (bytes.length - eocd > 22 + 0xffff) return null;
+    eocd -= 1;
+  }
+  if (eocd < 0) return null;
+  let count = u16(bytes, eocd + 10);
+  let at = u32(bytes, eocd + 16);
+  if (u32(bytes, eocd - 20) === 0x07064b50) {
+    // ZIP64: the real count and offset live in the ZIP64 end record.
+    const record = u64(bytes, eocd - 12);
+    if (u32(bytes, record) !== 0x06064b50) return null;
+    count = u64(bytes, record + 32);
+    at = u64(bytes, record + 48);
+  }
+  const crcs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    if (u32(bytes, at) !== 0x02014b50) return null;
+    crcs.push(u32(bytes, at + 16));
+    at += 46 + u16(bytes, at + 28) + u16(bytes, at + 30) + u16(bytes, at + 32);
+  }
+  return crcs;
 }
 
 function describe(error: unknown): string {
@@ -192,6 +235,7 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
     }
   }
 
+  const crcs = centralDirectoryCrcs(bytes);
   const members: ZipMember[] = [];
   for (const candidate of accepted) {
     const data = inflated.get(candidate.index);
@@ -202,6 +246,16 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
         severity: 'error',
         rule: 'zip/corrupt-member',
         message: `ZIP member ${JSON.stringify(name)} inflated to ${data.length} bytes but the central directory declares ${originalSize}`,
+        path: name,
+      });
+      continue;
+    }
+    const expectedCrc = crcs?.length === entries.length ? crcs[candidate.index] : undefined;
+    if (expectedCrc !== undefined && crc32(data) !== expectedCrc) {
+      findings.push({
+        severity: 'error',
+        rule: 'zip/corrupt-member',
+        message: `ZIP member ${JSON.stringify(name)} failed its CRC-32 check (damaged, or larger than its declared ${originalSize} bytes)`,
         path: name,
       });
       continue;

@@ -47,7 +47,10 @@ export class ZstdStructureError extends Error {
   /** Absolute offset of the offending byte in the input. */
   readonly byte: number;
 
-  /** @param message - the exact §7.1 text; @param byte - offset of the offending byte. */
+  /**
+   * @param message - the exact §7.1 text.
+   * @param byte - offset of the offending byte.
+   */
   constructor(message: string, byte: number) {
     super(message);
     this.name = 'ZstdStructureError';
@@ -63,7 +66,10 @@ export class ZstdFrameError extends Error {
   /** Absolute offset of the failing frame's first byte. */
   readonly byte: number;
 
-  /** @param start - the frame's first byte; @param cause - the underlying decoder error, if any. */
+  /**
+   * @param start - the frame's first byte.
+   * @param cause - the underlying decoder error, if any.
+   */
   constructor(start: number, cause?: unknown) {
     super(ZSTD_MESSAGES.frameFailed(start), cause === undefined ? undefined : { cause });
     this.name = 'ZstdFrameError';
@@ -230,8 +236,21 @@ interface FrameHeader {
   checksum: boolean;
   dictionaryId: number;
   windowSize: number;
+  /** Offset of the window descriptor byte, or null for single-segment frames (which have none). */
+  windowDescriptorAt: number | null;
   /** Declared decompressed size, or null when the header omits it. */
   contentSize: number | null;
+}
+
+/** The smallest Window_Descriptor byte whose window is at least `size` bytes. */
+function windowDescriptorFor(size: number): number {
+  for (let exponent = 0; exponent < 32; exponent++) {
+    const base = 2 ** (10 + exponent);
+    for (let mantissa = 0; mantissa < 8; mantissa++) {
+      if (base + (base / 8) * mantissa >= size) return (exponent << 3) | mantissa;
+    }
+  }
+  return 0xff;
 }
 
 /** Parse a frame header; null when `frame` is too short to hold all of it. */
@@ -263,7 +282,7 @@ function readFrameHeader(frame: Uint8Array): FrameHeader | null {
     contentSize = fcsBytes === 2 ? value + 256 : value;
   }
   if (single) windowSize = contentSize ?? 0;
-  return { blocksAt, checksum: (d & 0x04) !== 0, dictionaryId, windowSize, contentSize };
+  return { blocksAt, checksum: (d & 0x04) !== 0, dictionaryId, windowSize, windowDescriptorAt: single ? null : 5, contentSize };
 }
 
 /**
@@ -282,23 +301,31 @@ export function decodeZstdFrame(frame: Uint8Array, start: number): Uint8Array {
   // No dictionaries in session logs, and fzstd would silently decode without one.
   if (header.dictionaryId !== 0) throw new ZstdFrameError(start);
   if (header.windowSize > MAX_WINDOW_BYTES) throw new ZstdFrameError(start);
-  if (header.contentSize !== null) {
-    // A frame cannot decode to more than its block count allows; refusing an impossible
-    // declared size up front stops fzstd from allocating a buffer that large.
-    let blocks = 0;
-    for (let at = header.blocksAt; at + 3 <= frame.length; ) {
-      const h = u24le(frame, at);
-      blocks += 1;
-      at += 3 + (((h >> 1) & 3) === 1 ? 1 : h >>> 3);
-      if (h & 1) break;
-    }
-    if (header.contentSize > blocks * Math.min(MAX_BLOCK_BYTES, Math.max(header.windowSize, 1))) {
-      throw new ZstdFrameError(start);
-    }
+  // Upper bound of the plaintext: raw and RLE blocks declare their size, a compressed block
+  // regenerates at most Block_Maximum_Size.
+  const maxBlock = Math.min(MAX_BLOCK_BYTES, Math.max(header.windowSize, 1));
+  let bound = 0;
+  for (let at = header.blocksAt; at + 3 <= frame.length; ) {
+    const h = u24le(frame, at);
+    const type = (h >> 1) & 3;
+    bound += type === 2 ? maxBlock : h >>> 3;
+    at += 3 + (type === 1 ? 1 : h >>> 3);
+    if (h & 1) break;
+  }
+  // Refusing an impossible declared size up front also stops fzstd allocating a buffer that big.
+  if (header.contentSize !== null && header.contentSize > bound) throw new ZstdFrameError(start);
+  let input = frame;
+  if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
+    // Without a declared size fzstd allocates the whole window and shifts all of it after every
+    // block: 2 MiB per write batch in real logs. Back-references cannot reach before the frame
+    // start, so a window of `bound` bytes decodes the same content (the checksum covers content
+    // only); decode a copy that declares the smallest such window.
+    input = frame.slice();
+    input[header.windowDescriptorAt] = windowDescriptorFor(bound);
   }
   let plaintext: Uint8Array;
   try {
-    plaintext = decompress(frame);
+    plaintext = decompress(input);
   } catch (cause) {
     throw new ZstdFrameError(start, cause);
   }
@@ -496,6 +523,10 @@ export class ZstdFrameStream {
       this.#buf.copyWithin(0, frameStart, this.#len);
     }
     this.#len = rest.length;
+    if (this.#buf.length > 1 << 20 && this.#len * 4 < this.#buf.length) {
+      // Give back the memory of a large frame once it is done.
+      this.#buf = this.#buf.slice(0, Math.max(this.#len * 2, 4096));
+    }
     this.#base += frameStart;
     this.#pos = pos - frameStart;
     return out;
@@ -545,11 +576,13 @@ export async function decodeZstdLog(bytes: Uint8Array): Promise<ZstdLogResult> {
   const frames = decoded.map((frame) => frame.plaintext);
   const spans = decoded.map(({ start, end }) => ({ start, end }));
   const damage = stream.error;
-  if (damage !== null) {
-    const kind = damage instanceof ZstdStructureError ? 'structure' : 'frame';
-    return { frames, spans, torn: null, error: { kind, message: damage.message, byte: damage.byte } };
-  }
+  if (damage !== null) return { frames, spans, torn: null, error: zstdErrorInfo(damage) };
   return { frames, spans, torn: stream.end().torn, error: null };
+}
+
+/** The `ZstdLogResult.error` record for a `ZstdFrameStream.error` (for callers that drive the stream themselves). */
+export function zstdErrorInfo(error: ZstdLogError): NonNullable<ZstdLogResult['error']> {
+  return { kind: error instanceof ZstdStructureError ? 'structure' : 'frame', message: error.message, byte: error.byte };
 }
 
 /**

@@ -54,6 +54,19 @@ function isReplaceShape(op: any): op is { op: 'replace'; start: number; end: num
 
 const NO_SHADOWED: readonly number[] = [];
 
+/** P4 without allocating for the common short lists (SameValueZero, as a Set compares). */
+function hasDuplicates(list: readonly number[]): boolean {
+  // Writers cite in ascending order (chunk seqs, tool calls): a strictly ascending list has none.
+  let ascending = true;
+  for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
+  if (ascending) return false;
+  if (list.length > 32) return new Set(list).size < list.length;
+  for (let i = 1; i < list.length; i++) {
+    for (let j = 0; j < i; j++) if (list[i] === list[j]) return true;
+  }
+  return false;
+}
+
 /** Provenance checks P1–P6 (surface.md §3.1). */
 function checkProvenance(event: any, shadowed: readonly number[]): void {
   const src = event.sourceEventSeqs;
@@ -77,7 +90,7 @@ function checkProvenance(event: any, shadowed: readonly number[]): void {
         );
       }
     }
-    if (new Set(src).size < src.length) {
+    if (hasDuplicates(src as number[])) {
       throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'surface/sources-duplicate');
     }
     for (const x of src as number[]) {

@@ -12,7 +12,7 @@
  * surface (which compaction keeps bounded), never to the whole log.
  */
 
-import { Rng } from './rng';
+import { Rng, fmix32 } from './rng';
 
 // ---------------------------------------------------------------------------------------------
 // Public API
@@ -72,7 +72,7 @@ export interface CompactionOptions {
   keepRatio?: number | undefined;
   /** Probability that a compaction attempt fails (`compaction/start` + error `compaction/end`). Default 0.12. */
   failureRate?: number | undefined;
-  /** Probability of a manual `/compact` command between two turns. Default 0.03. */
+  /** Probability of a manual `/compact` command between two turns. Default 0.06. */
   manualRate?: number | undefined;
 }
 
@@ -83,7 +83,8 @@ export interface GenOptions {
   /**
    * Target event count (expanded events, i.e. packed rows count their members). Generation
    * stops at the first turn boundary at or after it, or, with `openTail`, inside the turn
-   * that is open shortly after it.
+   * that is open shortly after it — in both cases only once a requested violation has been
+   * placed, which may take a little longer.
    */
   events: number;
   /** Session id in the header. Default: a uuid derived from the seed. */
@@ -94,10 +95,11 @@ export interface GenOptions {
   compaction?: CompactionOptions | false | undefined;
   /**
    * Tool results with more text than this many code points are pruned at the next step start
-   * (events.md §6.3). Default 8192 (upstream's default); `Infinity` disables pruning.
+   * (events.md §6.3), keeping the first 4096 and last 1024 code points (proportionally fewer
+   * below the default). Default 8192 (upstream's default); `Infinity` disables pruning.
    */
   pruneThreshold?: number | undefined;
-  /** Share of tool results long enough to be pruned. Default 0.065. */
+  /** Share of tool results long enough to be pruned. Default 0.06. */
   longToolResultRate?: number | undefined;
   /** Inject exactly one violation of this kind. Default none. */
   violation?: ViolationKind | null | undefined;
@@ -274,7 +276,6 @@ const TOOL_WEIGHTS: readonly (readonly [ToolName, number])[] = [
 // ---------------------------------------------------------------------------------------------
 
 type Obj = Record<string, unknown>;
-type ReplaceOp = { op: 'replace'; start: number; end: number };
 
 /** One node of the surface as the generator tracks it. */
 interface SurfaceNode {
@@ -430,9 +431,9 @@ class LogGenerator {
     this.threshold = comp?.thresholdTokens ?? 20000;
     this.keepRatio = comp?.keepRatio ?? 0.3;
     this.failureRate = comp?.failureRate ?? 0.12;
-    this.manualRate = comp?.manualRate ?? 0.03;
+    this.manualRate = comp?.manualRate ?? 0.06;
     this.pruneThreshold = opts.pruneThreshold ?? 8192;
-    this.longRate = opts.longToolResultRate ?? 0.065;
+    this.longRate = opts.longToolResultRate ?? 0.06;
     this.violation = opts.violation ?? null;
     this.openTail = (opts.openTail ?? false) || this.violation === 'torn-tail';
 
@@ -719,11 +720,11 @@ class LogGenerator {
   // ----- ids and small content ---------------------------------------------------------------
 
   /**
-   * 8 hex digits that never repeat within a log: a counter XOR a per-log mask (a bijection on
-   * 32 bits), so ids look random but are unique by construction.
+   * 8 hex digits that never repeat within a log: a counter XOR a per-log mask, through a 32-bit
+   * bijection, so ids look random but are unique by construction.
    */
   private uniqueHex(): string {
-    return ((this.idCounter++ ^ this.idMask) >>> 0).toString(16).padStart(8, '0');
+    return fmix32(this.idCounter++ ^ this.idMask).toString(16).padStart(8, '0');
   }
 
   /** A v4-shaped uuid, unique within the log. */
@@ -757,13 +758,14 @@ class LogGenerator {
         continue;
       }
       const r = rng.u32() % 100;
-      if (!sentenceStart && r < 9) {
+      const prev = out[out.length - 1];
+      if (!sentenceStart && r < 9 && prev !== ',') {
         out.push('.');
         if (rng.chance(0.15)) out.push('\n\n');
         sentenceStart = true;
         continue;
       }
-      if (!sentenceStart && r < 13) {
+      if (!sentenceStart && r < 13 && prev !== ',') {
         out.push(',');
         continue;
       }
@@ -788,6 +790,7 @@ class LogGenerator {
       sentenceStart = false;
     }
     const end = out[out.length - 1];
+    if (end === ',') out.pop();
     if (!cjk && end !== '.' && end !== '\n\n') out.push('.');
     return out;
   }
@@ -928,6 +931,8 @@ class LogGenerator {
   private betweenTurns(): void {
     const rng = this.rng;
     this.time += rng.int(3000, 240000);
+    // Log times are not monotonic in real logs (clock adjustments, resumed machines).
+    if (rng.chance(0.01)) this.time -= rng.int(1000, 90000);
     if (this.compactionOn && rng.chance(this.manualRate)) this.manualCompact();
     if (rng.chance(0.04)) {
       const id = this.commandId();
@@ -979,11 +984,9 @@ class LogGenerator {
       this.maybeCompact(turn, step);
       if (step > 1 && rng.chance(0.03)) this.ev('request/context', { provider: PROVIDER, model: this.model, contextWindow: 128000 });
       const final = step > toolSteps;
-      let variant: StepVariant = 'normal';
       const r = rng.next();
-      if (r < 0.012) variant = final ? 'max-tokens-empty' : 'max-tokens-partial';
-      else if (r < 0.018 && final) variant = 'cancel';
-      else if (r < 0.04) variant = rng.chance(0.5) ? 'max-tokens-empty' : 'normal';
+      const variant: StepVariant =
+        r < 0.02 ? 'max-tokens-empty' : r < 0.03 && !final ? 'max-tokens-partial' : r < 0.036 && final ? 'cancel' : 'normal';
       if (rng.chance(0.02)) this.failedAttempt(turn, step);
       const calls = this.assistantStep(turn, step, final, variant);
       if (calls.length > 0) this.runTools(turn, step, calls);
@@ -1349,7 +1352,11 @@ class LogGenerator {
       const block = (message.content as Obj[])[0] as Obj;
       const inner = block.content as Obj[];
       const text = (inner[0] as Obj).text as string;
-      const cutText = headCodePoints(text, 4096) + PRUNE_MARKER + tailCodePoints(text, 1024);
+      // Upstream keeps the first 4096 and last 1024 code points (threshold 8192); a smaller
+      // test threshold scales them down so the copy still is a shortening.
+      const head = Math.min(4096, Math.floor(this.pruneThreshold / 2));
+      const tail = Math.min(1024, Math.floor(this.pruneThreshold / 8));
+      const cutText = headCodePoints(text, head) + PRUNE_MARKER + tailCodePoints(text, tail);
       // Identical data except the first block's content: same keys in the same order.
       const data: Obj = { ...original, message: { ...message, content: [{ ...block, content: [{ type: 'text', text: cutText }, ...inner.slice(1)] }] } };
       if (this.armed() === 'tool-result-changes-meta') {
@@ -1395,8 +1402,8 @@ class LogGenerator {
     }
     const fail = this.rng.chance(this.failureRate / 2);
     const result = this.compact(range, null, commandId, fail);
-    if (result === null) {
-      this.ev('command/done', { commandId, kind: 'error', text: 'Compaction failed: the summary was not smaller than the history it replaces.' });
+    if ('error' in result) {
+      this.ev('command/done', { commandId, kind: 'error', text: `Compaction failed: ${result.error}` });
     } else {
       this.ev('command/done', {
         commandId,
@@ -1410,7 +1417,7 @@ class LogGenerator {
 
   /**
    * Write one compaction bracket replacing nodes [a, b]; applies the replacement violations
-   * when one is armed. Returns null for a failed compaction.
+   * when one is armed. Returns the error text of a failed compaction.
    */
   private compact(
     range: [number, number],
@@ -1418,7 +1425,7 @@ class LogGenerator {
     commandId: string | null,
     fail: boolean,
     forced = false,
-  ): { count: number; tokens: number; summarySeq: number } | null {
+  ): { count: number; tokens: number; summarySeq: number } | { error: string } {
     const rng = this.rng;
     const [a, b] = range;
     const compactionId = this.uuid();
@@ -1445,7 +1452,7 @@ class LogGenerator {
             ]);
       this.ev('compaction/end', withCmd({ compactionId, turn, error }));
       this.meta.stats.failedCompactions++;
-      return null;
+      return { error };
     }
     const summaryData: Obj = withCmd({ compactionId, summary });
     if (rng.chance(0.5)) {

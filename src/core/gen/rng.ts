@@ -17,8 +17,11 @@ function hashLabel(label: string): number {
   return fmix32(h);
 }
 
-/** murmur3 fmix32: a bijective avalanche step on 32 bits. */
-function fmix32(x: number): number {
+/**
+ * murmur3's fmix32: a bijective avalanche step on 32 bits. Exported because a bijection turns a
+ * counter into ids that look random yet can never collide.
+ */
+export function fmix32(x: number): number {
   let h = x | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

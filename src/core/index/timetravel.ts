@@ -12,15 +12,6 @@ import { GrowArray } from '../util/grow';
 
 const NEVER = 0x7fffffff;
 
-/** What a node contributes to the model view. */
-export interface NodeSize {
-  /** Size of its derived message (UTF-16 code units of its JSON). */
-  bytes: number;
-  /** False for a node whose message is null (an empty usage-only assistant message). */
-  message: boolean;
-}
-
-const NO_SIZE: NodeSize = { bytes: 0, message: true };
 
 /** How an event relates to the surface at a step (surface.md §9 plus `future`). */
 export type Classification =
@@ -47,8 +38,7 @@ export class TimeTravelBuilder {
   private readonly replShadowOffset = new GrowArray(Int32Array);
   private readonly replShadow = new GrowArray(Int32Array);
   private readonly replOfNode = new GrowArray(Int32Array);
-  private readonly weight = new GrowArray(Uint32Array);
-  private readonly message = new GrowArray(Uint8Array);
+  private readonly message = new GrowArray(Int32Array);
 
   /** @param baseSeq absolute seq of event index 0 */
   constructor(baseSeq = 0) {
@@ -74,18 +64,17 @@ export class TimeTravelBuilder {
 
   /**
    * Record event `index`: its accepted plan, or null for an event the fold never applied.
-   * @param size what the node adds to the model view (bytes of its derived message, and whether
-   *   it projects to a message at all)
+   * @param message false for a node whose derived message is null (an empty usage-only
+   *   assistant message): it is on the surface but the model sees nothing for it
    */
-  add(index: number, plan: Plan | null, size: NodeSize = NO_SIZE): void {
+  add(index: number, plan: Plan | null, message = true): void {
     const step = index + 1;
     if (!plan || plan.kind === 'log-only') {
       this.nodeOfEvent.push(-1);
       return;
     }
     const node = this.newNode(plan.seq, step);
-    this.weight.push(size.bytes);
-    this.message.push(size.message ? 1 : 0);
+    this.message.push(message ? 1 : 0);
     this.nodeOfEvent.push(node);
     if (plan.kind === 'append') {
       if (this.tail === -1) this.head = node;
@@ -149,17 +138,16 @@ export class TimeTravelBuilder {
       replShadowOffset: this.replShadowOffset.finish(),
       replShadow: this.replShadow.finish(),
       replOfNode: this.replOfNode.finish(),
-      weight: this.weight.finish(),
       message: this.message.finish(),
       checkpointEvery: checkpointEvery ?? chooseCheckpointInterval(steps, m),
     });
   }
 }
 
-/** K such that checkpoints take at most ~16 MB, never below 256 steps. */
+/** K such that checkpoints take at most ~4 MB, never below 256 steps. */
 function chooseCheckpointInterval(steps: number, nodes: number): number {
   const words = Math.ceil(nodes / 32) + 1;
-  const budgetWords = (16 * 1024 * 1024) / 4;
+  const budgetWords = (4 * 1024 * 1024) / 4;
   let k = 256;
   while (k < 1 << 20 && (steps / k) * words > budgetWords) k *= 2;
   return k;
@@ -181,8 +169,7 @@ interface IndexColumns {
   replShadowOffset: Int32Array;
   replShadow: Int32Array;
   replOfNode: Int32Array;
-  weight: Uint32Array;
-  message: Uint8Array;
+  message: Int32Array;
   checkpointEvery: number;
 }
 
@@ -190,8 +177,8 @@ interface IndexColumns {
 export interface ContextCurve {
   /** Derived model messages. */
   messages: Int32Array;
-  /** Size of the derived messages. */
-  bytes: Float64Array;
+  /** Size of the derived messages, when a size function was given. */
+  bytes: Float64Array | null;
 }
 
 function popcount(x: number): number {
@@ -480,41 +467,47 @@ export class TimeTravelIndex {
     return { first, last };
   }
 
-  private curveCache: ContextCurve | null = null;
+  private messageCurve: Int32Array | null = null;
+  private byteCurve: Float64Array | null = null;
 
   /**
-   * Derived message count and model-view size after every step, from enter/leave deltas in
-   * one O(steps + nodes) pass (computed on first use, then cached).
+   * Per-step sums of a per-node weight from enter/leave deltas, in one O(steps + nodes) pass:
+   * the value after k steps is the sum of the weights of the nodes alive at k.
    */
-  curve(): ContextCurve {
-    if (this.curveCache) return this.curveCache;
+  private sweep(weight: (node: number) => number): Float64Array {
     const c = this.c;
     const steps = c.steps;
-    const dm = new Int32Array(steps + 2);
-    const db = new Float64Array(steps + 2);
+    const delta = new Float64Array(steps + 2);
     for (let node = 0; node < c.nodeSeq.length; node++) {
       const enter = c.enter[node] as number;
       if (enter > steps) continue;
+      const w = weight(node);
+      if (w === 0) continue;
       const leave = Math.min(c.leave[node] as number, steps + 1);
-      const m = c.message[node] as number;
-      const b = c.weight[node] as number;
-      dm[enter] = (dm[enter] as number) + m;
-      dm[leave] = (dm[leave] as number) - m;
-      db[enter] = (db[enter] as number) + b;
-      db[leave] = (db[leave] as number) - b;
+      delta[enter] = (delta[enter] as number) + w;
+      delta[leave] = (delta[leave] as number) - w;
     }
-    const messages = new Int32Array(steps + 1);
-    const bytes = new Float64Array(steps + 1);
-    let m = 0;
-    let b = 0;
+    const out = new Float64Array(steps + 1);
+    let sum = 0;
     for (let k = 0; k <= steps; k++) {
-      m += dm[k] as number;
-      b += db[k] as number;
-      messages[k] = m;
-      bytes[k] = b;
+      sum += delta[k] as number;
+      out[k] = sum;
     }
-    this.curveCache = { messages, bytes };
-    return this.curveCache;
+    return out;
+  }
+
+  /**
+   * The context curve: derived messages and, with `sizeOf`, model-view size after every step.
+   * Sizes are computed on first request (one call of `sizeOf` per node), then cached.
+   * @param sizeOf size of the derived message of the node with this seq
+   */
+  curve(sizeOf?: (seq: number) => number): ContextCurve {
+    this.messageCurve ??= Int32Array.from(this.sweep((node) => this.c.message[node] as number));
+    if (sizeOf && !this.byteCurve) {
+      const seqs = this.c.nodeSeq;
+      this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number));
+    }
+    return { messages: this.messageCurve, bytes: this.byteCurve };
   }
 
   /** Derived model messages after `step` events. */

@@ -1,10 +1,11 @@
 /**
  * Test-only helpers for the check tests: JSONL decoding as log-format.md §1.2 describes it, an
- * emulation of the loader's line scanner (§4) that yields its accepted prefix, and a tiny plain
- * surface fold (surface.md §3) that can be driven one event at a time. They are deliberately
- * simple and slow (the fold keeps every event); the product code lives in src/core.
+ * emulation of the loader's line scanner (§4) that yields its accepted prefix, and the reference
+ * surface fold driven one event at a time. They are deliberately simple and slow; the product
+ * code lives in src/core.
  */
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
+import { referenceFold } from '../../support/reference-fold';
 
 /** A decoded event and the 1-based line of the logical text it came from. */
 export interface Decoded {
@@ -76,109 +77,35 @@ export function scannerPrefix(text: string): Decoded[] {
   return accepted;
 }
 
-const SURFACE = new Set(['user/message', 'assistant/message', 'tool/result']);
-const isSeq = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+/**
+ * The reference fold (tests/support/reference-fold.ts) driven one event at a time as a
+ * `SurfaceStep`: each step refolds the prefix, which is quadratic but trivial for vectors. It
+ * keeps every event it accepted so tests can read nodes and derive messages afterwards.
+ */
+export class FoldStepper {
+  readonly events: unknown[] = [];
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the fold reads arbitrary JSON */
-
-/** JSON deep equality with key order ignored. */
-function same(a: any, b: any): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && same(a[k], b[k]));
-}
-
-function masked(data: any): unknown {
-  return { ...data, message: { ...data.message, content: [{ ...data.message.content[0], content: null }] } };
-}
-
-/** A plain surface fold driven one event at a time; `step` returns the refusal message or null. */
-export class TinyFold {
-  readonly nodes: number[] = [];
-  readonly events: any[] = [];
-
-  step = (event: any, index: number): string | null => {
-    try {
-      this.apply(event, index);
-      this.events.push(event);
-      return null;
-    } catch (error) {
-      return (error as Error).message;
-    }
+  step = (event: unknown, index: number): string | null => {
+    this.events.push(event);
+    const { error } = referenceFold(this.events);
+    return error !== null && error.index === index ? error.message : null;
   };
 
-  private apply(e: any, expected: number): void {
-    if (e.seq !== expected) throw new Error(`session event seq ${e.seq} is not contiguous; expected ${expected}`);
-    const op = e.surfaceOp;
-    if (!SURFACE.has(e.type)) {
-      if (op !== undefined) throw new Error(`session event "${e.type}" is not surface-eligible and cannot carry surfaceOp`);
-      if (e.sourceEventSeqs !== undefined) {
-        throw new Error(`session event "${e.type}" is not surface-eligible and cannot carry sourceEventSeqs`);
-      }
-      return;
-    }
-    if (op === undefined) throw new Error(`session event "${e.type}" is surface-eligible and requires a surfaceOp marker`);
-    if (op === 'append') {
-      this.provenance(e, []);
-      this.nodes.push(e.seq);
-      return;
-    }
-    if (op === null || typeof op !== 'object' || Array.isArray(op)) {
-      throw new Error(`session event "${e.type}" carries an invalid surfaceOp`);
-    }
-    const keys = Object.keys(op).sort().join();
-    if (keys !== 'end,op,start' || op.op !== 'replace' || !isSeq(op.start) || !isSeq(op.end)) {
-      throw new Error(`session event "${e.type}" carries an invalid replace surfaceOp`);
-    }
-    const s = this.nodes.indexOf(op.start);
-    if (s < 0) throw new Error(`surface replace: start seq ${op.start} not found in surface`);
-    const t = this.nodes.indexOf(op.end);
-    if (t < 0) throw new Error(`surface replace: end seq ${op.end} not found in surface`);
-    if (s > t) throw new Error(`surface replace: start seq ${op.start} (index ${s}) is after end seq ${op.end} (index ${t})`);
-    const shadowed = this.nodes.slice(s, t + 1);
-    this.provenance(e, shadowed);
-    if (e.type === 'tool/result') {
-      if (shadowed.length !== 1) throw new Error('tool/result surface replacement must rewrite exactly one current node');
-      const original = this.events[shadowed[0] as number];
-      if (original.type !== 'tool/result') throw new Error('tool/result surface replacement must target a current tool/result');
-      if (!same(masked(original.data), masked(e.data))) throw new Error('tool/result surface replacement may change only content');
-    }
-    this.nodes.splice(s, t - s + 1, e.seq);
+  /** The surface nodes after the accepted events. */
+  get nodes(): number[] {
+    return referenceFold(this.events).nodes;
   }
 
-  private provenance(e: any, shadowed: number[]): void {
-    const src = e.sourceEventSeqs;
-    if (src !== undefined) {
-      if (!Array.isArray(src)) throw new Error(`sourceEventSeqs on event at seq ${e.seq} must be an array when present`);
-      if (src.length === 0 && e.type !== 'assistant/message') {
-        throw new Error('sourceEventSeqs must not be empty except on assistant/message');
-      }
-      for (const x of src) {
-        if (!isSeq(x)) throw new Error(`session event "${e.type}" sourceEventSeqs must densely contain non-negative safe integers`);
-      }
-      if (new Set(src).size < src.length) throw new Error('sourceEventSeqs must not contain duplicates');
-      const late = src.find((x: number) => x >= e.seq);
-      if (late !== undefined) throw new Error(`sourceEventSeqs must reference earlier events: ${late} >= current seq ${e.seq}`);
-    }
-    const missing = shadowed.filter((n) => !(src ?? []).includes(n));
-    if (missing.length > 0) {
-      throw new Error(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`);
-    }
-  }
-
-  /** Model-view message ids of the current nodes (surface.md §7). */
+  /** Model-view message ids of the current nodes (surface.md §7): null projections dropped. */
   messageIds(): unknown[] {
     const ids: unknown[] = [];
     for (const seq of this.nodes) {
-      const e = this.events[seq];
-      if (e.type === 'user/message') ids.push(e.data.id);
-      else if (e.type === 'tool/result') ids.push(e.data.message.id);
-      else if (e.data.message.content.length > 0) ids.push(e.data.message.id);
+      const { type, data } = this.events[seq] as { type: string; data: Record<string, unknown> };
+      const message = data.message as { id: unknown; content: unknown[] } | undefined;
+      if (type === 'user/message') ids.push(data.id);
+      else if (type === 'tool/result') ids.push(message?.id);
+      else if ((message?.content.length ?? 0) > 0) ids.push(message?.id);
     }
     return ids;
   }
 }
-/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,0 +1,13 @@
+import { readFileSync } from 'node:fs';
+import { openBytes } from '../src/core/analyze/open';
+const file = process.argv[2]!;
+const buffer = readFileSync(file);
+const mb = (n: number) => (n / 1e6).toFixed(0);
+const show = (label: string) => { const m = process.memoryUsage(); console.log(label, 'rss', mb(m.rss), 'heapUsed', mb(m.heapUsed), 'heapTotal', mb(m.heapTotal), 'external', mb(m.external), 'ab', mb(m.arrayBuffers), 'maxRSS', mb(process.resourceUsage().maxRSS*1024)); };
+show('start');
+let peak = 0;
+const result = await openBytes(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength), { name: file, onProgress: () => { const m = process.memoryUsage(); if (m.rss > peak) { peak = m.rss; console.log('  progress rss', mb(m.rss), 'heap', mb(m.heapUsed), mb(m.heapTotal), 'ab', mb(m.arrayBuffers)); } } });
+show('after');
+(globalThis as any).gc?.();
+show('after gc');
+console.log(result.sessions.length);

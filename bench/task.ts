@@ -1,0 +1,116 @@
+/**
+ * One benchmark task in a fresh process, so its peak RSS is its own. Prints one JSON line.
+ *
+ *   node --expose-gc --import tsx bench/task.ts baseline|check|seek FILE
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { openBytes } from '../src/core/analyze/open';
+import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
+import { SessionQuery } from '../src/worker/session-query';
+
+const [task, file] = process.argv.slice(2);
+if (!task || !file) throw new Error('usage: task.ts baseline|check|seek FILE');
+
+function peakRss(): number {
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+/** The baseline: read the file, JSON.parse every line, expand packed rows, nothing else. */
+function baseline(path: string): number {
+  const text = readFileSync(path, 'utf8');
+  let events = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      const value: unknown = JSON.parse(text.slice(start, end));
+      events += isPackedRow(value) ? expandPackedRow(validatePackedRow(value)).length : 1;
+    }
+    start = end + 1;
+  }
+  return events;
+}
+
+async function check(path: string) {
+  const buffer = readFileSync(path);
+  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const result = await openBytes(bytes, { name: path });
+  return result;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function main(): Promise<void> {
+  const path = file as string;
+  const t0 = performance.now();
+  if (task === 'baseline') {
+    const events = baseline(path);
+    const ms = performance.now() - t0;
+    console.log(JSON.stringify({ task, ms, events, peakRss: peakRss() }));
+    return;
+  }
+  const result = await check(path);
+  const ms = performance.now() - t0;
+  const session = result.sessions[0];
+  if (!session) throw new Error('no session');
+  if (task === 'check') {
+    console.log(
+      JSON.stringify({
+        task,
+        ms,
+        events: session.log.length,
+        nodesEverLived: session.index.nodeCount,
+        replacements: session.fold.replacements.length,
+        surfaceError: session.fold.error?.message ?? null,
+        indexBytes: session.index.byteSize(),
+        checkpointEvery: session.index.checkpointEvery,
+        peakRss: peakRss(),
+      }),
+    );
+    return;
+  }
+  if (task === 'seek') {
+    // Random steps from a fixed LCG so runs are comparable.
+    let x = 12345;
+    const next = (): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      return x / 2 ** 32;
+    };
+    const steps = session.index.steps;
+    const query = new SessionQuery(session);
+    const full: number[] = [];
+    const window: number[] = [];
+    let nodes = 0;
+    for (let i = 0; i < 2000; i++) {
+      const k = Math.floor(next() * (steps + 1));
+      const a = performance.now();
+      nodes += session.index.nodesAt(k).length + session.index.replaceGenerationAt(k) + session.index.messagesAt(k);
+      full.push(performance.now() - a);
+      const k2 = Math.floor(next() * (steps + 1));
+      const b = performance.now();
+      nodes += query.surface(k2, 0, 60).nodes.length;
+      window.push(performance.now() - b);
+    }
+    full.sort((p, q) => p - q);
+    window.sort((p, q) => p - q);
+    console.log(
+      JSON.stringify({
+        task,
+        samples: full.length,
+        fullP50: percentile(full, 50),
+        fullP99: percentile(full, 99),
+        windowP50: percentile(window, 50),
+        windowP99: percentile(window, 99),
+        checksum: nodes,
+      }),
+    );
+    return;
+  }
+  throw new Error(`unknown task ${task}`);
+}
+
+void main();

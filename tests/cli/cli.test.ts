@@ -1,0 +1,130 @@
+/**
+ * `surface-lens check`: JSON Lines records, human output, exit statuses, refusals.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run';
+import { HAS_SHARED, PACKAGED_FIXTURES, SHARED_NOTE, SPEC_VECTORS, readJson } from '../support/shared';
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, {
+    stdout: { write: (t: string) => (out += t) },
+    stderr: { write: (t: string) => (err += t) },
+  });
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'surface-lens-cli-'));
+const header = '{"type":"session","version":0,"id":"cli","createdAt":0,"delegationDepth":0}';
+const user = (seq: number, extra = ''): string =>
+  `{"type":"user/message","seq":${seq},"time":0,"data":{"id":"u${seq}","role":"user","content":[{"type":"text","text":"hi"}],"source":{"kind":"user"}},"surfaceOp":"append"${extra}}`;
+const good = join(dir, 'good.jsonl');
+writeFileSync(good, [header, user(0), user(1), ''].join('\n'));
+const bad = join(dir, 'bad.jsonl');
+writeFileSync(bad, [header, user(0), user(2), ''].join('\n'));
+
+describe('surface-lens check', () => {
+  it('exits 0 and prints a summary for a valid log', async () => {
+    const r = await run(['check', good]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('good.jsonl (session cli): jsonl, 2 events');
+    expect(r.out).toContain('surface: 2 nodes, 0 replacements, 2 derived messages');
+  });
+
+  it('exits 1 and names file, line, seq and rule of the first surface error', async () => {
+    const r = await run(['check', bad]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/SURFACE ERROR at .*bad\.jsonl, line 3, seq 2 \[surface\/contiguity\]: session event seq 2 is not contiguous; expected 1/);
+    expect(r.out).toContain('event: {"type":"user/message","seq":2');
+  });
+
+  it('writes exactly one JSON object per session per line', async () => {
+    const r = await run(['check', '--json', good, bad]);
+    const lines = r.out.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(records[0]!)).toEqual(['file', 'format', 'sessionId', 'events', 'surface', 'surfaceError', 'decodeError', 'diagnostics']);
+    expect(records[0]).toMatchObject({
+      format: 'jsonl',
+      sessionId: 'cli',
+      events: 2,
+      surface: { accepted: 2, nodes: [0, 1], replacements: [], replaceGeneration: 0, messages: 2 },
+      surfaceError: null,
+      decodeError: null,
+    });
+    expect(records[1]).toMatchObject({
+      surface: { accepted: 1, nodes: [0] },
+      surfaceError: { seq: 2, line: 3, message: 'session event seq 2 is not contiguous; expected 1' },
+    });
+    expect(r.code).toBe(1);
+  });
+
+  it('reports a decode error with line and byte and keeps the valid prefix', async () => {
+    const path = join(dir, 'torn.jsonl');
+    writeFileSync(path, [header, user(0), '{"type":', user(2), ''].join('\n'));
+    const r = await run(['check', '--json', path]);
+    const record = JSON.parse(r.out) as { decodeError: { line: number; byte: number; message: string }; surface: { nodes: number[] } };
+    expect(record.decodeError.line).toBe(3);
+    expect(record.decodeError.byte).toBe(header.length + user(0).length + 2);
+    expect(record.surface.nodes).toEqual([0]);
+    expect(r.code).toBe(1);
+  });
+
+  it('exits 2 for usage errors, missing files and special files, with clear messages', async () => {
+    expect((await run([])).code).toBe(2);
+    expect((await run(['frobnicate'])).err).toContain('unknown command "frobnicate"');
+    expect((await run(['check'])).err).toContain('check needs at least one FILE');
+    expect((await run(['check', '--yaml', good])).err).toContain('unknown option --yaml');
+    const missing = await run(['check', join(dir, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/cannot open .*nope\.jsonl: ENOENT/);
+    const directory = await run(['check', dir]);
+    expect(directory.code).toBe(2);
+    expect(directory.err).toContain('is not a regular file');
+    expect(directory.err).not.toMatch(/\n\s+at /);
+    expect((await run(['--help'])).code).toBe(0);
+  });
+});
+
+describe.skipIf(!HAS_SHARED)(`check on shared vectors and packaged fixtures${SHARED_NOTE}`, () => {
+  it('reproduces expected.json through --json for every vector', async () => {
+    const expected = readJson<Record<string, { nodes: number[]; error: { seq: unknown; message: string } | null }>>(
+      join(SPEC_VECTORS, 'expected.json'),
+    );
+    for (const [name, want] of Object.entries(expected)) {
+      const r = await run(['check', '--json', join(SPEC_VECTORS, name)]);
+      const record = JSON.parse(r.out) as { surface: { nodes: number[] }; surfaceError: { seq: unknown; message: string } | null };
+      expect(record.surface.nodes, name).toEqual(want.nodes);
+      expect(record.surfaceError && { seq: record.surfaceError.seq, message: record.surfaceError.message }, name).toEqual(want.error);
+    }
+  });
+
+  it('names ZIP members as archive.zip!path', async () => {
+    const zip = join(PACKAGED_FIXTURES, 'advanced-toolchain.export.zip');
+    const r = await run(['check', '--json', zip]);
+    const files = r.out.trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file);
+    expect(files[0]).toBe(`${zip}!session.jsonl`);
+    expect(files.slice(1).every((f) => f.startsWith(`${zip}!subagents/`) && f.endsWith('/session.jsonl'))).toBe(true);
+    expect(files.length).toBeGreaterThan(1);
+  });
+});
+
+// The published entry point, as `npx surface-lens check` runs it (built by `npm run build:cli`,
+// which `npm ci` runs through `prepare`).
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, '..', '..', 'bin', 'surface-lens.mjs');
+const built = existsSync(join(here, '..', '..', 'dist-cli', 'surface-lens.mjs'));
+describe.skipIf(!built)(`bin/surface-lens.mjs${built ? '' : ' [SKIPPED: run npm run build:cli]'}`, () => {
+  it('runs check from the built bundle', () => {
+    const out = execFileSync(process.execPath, [bin, 'check', '--json', good], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toMatchObject({ sessionId: 'cli', surfaceError: null });
+    const failing = spawnSync(process.execPath, [bin, 'check', bad], { encoding: 'utf8' });
+    expect(failing.status).toBe(1);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
+import { EngineDeadError } from '../../src/client/errors';
+import { PROTOCOL_VERSION } from '../../src/protocol/protocol';
+import type { CoreApi } from '../../src/protocol/protocol';
+import { FakeCoreClient } from '../support/fake-client';
+
+const filter = { families: [], surfaceOnly: false };
+
+describe('InProcessCoreClient', () => {
+  it('calls the engine directly, after the handshake', async () => {
+    const engine = new FakeCoreClient();
+    const client = new InProcessCoreClient(engine);
+    const window = await client.rows(0, 30, filter, 0, 3);
+    expect(window.total).toBe(30);
+    expect(window.rows.map((r) => r.seq)).toEqual([0, 1, 2]);
+    expect(engine.calls.map((c) => c.method)).toEqual(['hello', 'rows']);
+  });
+
+  it('accepts a promise of the engine (lazy import)', async () => {
+    const client = new InProcessCoreClient(Promise.resolve(new FakeCoreClient()));
+    expect(await client.hello()).toEqual({ protocolVersion: PROTOCOL_VERSION });
+  });
+
+  it('rejects pending requests on terminate() and cancels a running load', async () => {
+    const engine = new FakeCoreClient();
+    engine.hold();
+    const client = new InProcessCoreClient(engine);
+    const rows = client.rows(0, 0, filter, 0, 1);
+    engine.release();
+    engine.hold();
+    await new Promise((r) => setTimeout(r, 0));
+    client.terminate();
+    await expect(rows).rejects.toBeInstanceOf(EngineDeadError);
+    expect(engine.callsTo('cancel')).toHaveLength(1);
+    await expect(client.hello()).rejects.toThrow('The engine was stopped.');
+  });
+
+  it('dies with a clear error when the engine cannot be loaded or speaks another version', async () => {
+    const missing = new InProcessCoreClient(Promise.reject(new Error('This build has no in-process engine.')));
+    await expect(missing.replaceSteps(0)).rejects.toThrow('This build has no in-process engine.');
+    expect(missing.dead).toBe(true);
+    const old = new InProcessCoreClient(new FakeCoreClient({ protocolVersion: 0 }) as CoreApi);
+    await expect(old.ready).rejects.toThrow(/protocol version 0/);
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { formatDeepLink, parseDeepLink } from '../../src/store/deepLink';
+import { FakeLocation, loadedTestStore } from './helpers';
+
+describe('deep links', () => {
+  it('parses and formats the hash', () => {
+    expect(parseDeepLink('#step=12&seq=7&fp=abc')).toEqual({ step: 12, seq: 7, fingerprint: 'abc', session: null });
+    expect(parseDeepLink('step=3')).toEqual({ step: 3, seq: null, fingerprint: null, session: null });
+    expect(parseDeepLink('#step=-1&seq=x')).toBeNull();
+    expect(parseDeepLink('')).toBeNull();
+    expect(formatDeepLink({ step: 4, seq: 3, fingerprint: 'f/p', session: 0 })).toBe('#step=4&seq=3&fp=f%2Fp');
+    expect(formatDeepLink({ step: 4, seq: null, fingerprint: 'f', session: 2 })).toBe('#step=4&fp=f&session=2');
+  });
+
+  it('applies the hash after a load, without warning for the same file', async () => {
+    const location = new FakeLocation('#step=12&seq=7&fp=fp-fake-0001');
+    const { store } = await loadedTestStore({}, { location });
+    expect(store.getState().step).toBe(12);
+    expect(store.getState().selectedSeq).toBe(7);
+    expect(store.getState().deepLinkWarning).toBeNull();
+  });
+
+  it('warns when the link was made for another file, and still clamps into range', async () => {
+    const location = new FakeLocation('#step=900&seq=3&fp=another');
+    const { store } = await loadedTestStore({}, { location });
+    expect(store.getState().step).toBe(30);
+    expect(store.getState().selectedSeq).toBe(3);
+    expect(store.getState().deepLinkWarning).toMatch(/different file \(fingerprint another, this one is fp-fake-0001\)/);
+    store.getState().dismissDeepLinkWarning();
+    expect(store.getState().deepLinkWarning).toBeNull();
+  });
+
+  it('writes the hash as the cursor moves (debounced) and does not re-apply its own hash', async () => {
+    const location = new FakeLocation();
+    const { store, scheduler } = await loadedTestStore({}, { location });
+    store.getState().goTo(5);
+    store.getState().goTo(6);
+    expect(location.writes).toEqual([]);
+    scheduler.advance(300);
+    expect(location.writes).toEqual(['#step=6&seq=5&fp=fp-fake-0001']);
+    await store.getState().openSource({ kind: 'text', name: 'other.jsonl', text: '1' });
+    expect(store.getState().step).toBe(30);
+    expect(store.getState().deepLinkWarning).toBeNull();
+  });
+});

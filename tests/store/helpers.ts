@@ -1,0 +1,70 @@
+/** Test doubles for the store's injected platform services, and a loaded test store. */
+import { createAppStore } from '../../src/store/createAppStore';
+import type { AppStore } from '../../src/store/createAppStore';
+import { memoryStorage } from '../../src/store/deps';
+import type { AppStoreDeps, LocationLike, Scheduler } from '../../src/store/deps';
+import { FakeCoreClient } from '../support/fake-client';
+import type { FakeClientOptions } from '../support/fake-client';
+
+/** A manual clock: timers fire only when the test advances time. */
+export class FakeScheduler implements Scheduler {
+  now = 0;
+  private timers: { at: number; callback: () => void; id: number }[] = [];
+  private nextId = 0;
+  setTimeout(callback: () => void, ms: number): () => void {
+    const id = this.nextId++;
+    this.timers.push({ at: this.now + ms, callback, id });
+    return () => {
+      this.timers = this.timers.filter((t) => t.id !== id);
+    };
+  }
+  get size(): number {
+    return this.timers.length;
+  }
+  advance(ms: number): void {
+    const end = this.now + ms;
+    for (;;) {
+      this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
+      const next = this.timers[0];
+      if (!next || next.at > end) break;
+      this.timers.shift();
+      this.now = next.at;
+      next.callback();
+    }
+    this.now = end;
+  }
+}
+
+export class FakeLocation implements LocationLike {
+  writes: string[] = [];
+  constructor(public hash = '') {}
+  readHash(): string {
+    return this.hash;
+  }
+  writeHash(hash: string): void {
+    this.hash = hash;
+    this.writes.push(hash);
+  }
+}
+
+export interface TestStore {
+  store: AppStore;
+  client: FakeCoreClient;
+  scheduler: FakeScheduler;
+  location: FakeLocation;
+}
+
+export function makeTestStore(options: FakeClientOptions = {}, deps: AppStoreDeps = {}): TestStore {
+  const client = new FakeCoreClient(options);
+  const scheduler = new FakeScheduler();
+  const location = deps.location instanceof FakeLocation ? deps.location : new FakeLocation();
+  const store = createAppStore(client, { storage: memoryStorage(), scheduler, location, ...deps });
+  return { store, client, scheduler, location };
+}
+
+/** A store with the fake session loaded (as if the user opened `teaching.jsonl`). */
+export async function loadedTestStore(options: FakeClientOptions = {}, deps: AppStoreDeps = {}): Promise<TestStore> {
+  const test = makeTestStore(options, deps);
+  await test.store.getState().openSource({ kind: 'text', name: 'teaching.jsonl', text: '{}' });
+  return test;
+}

@@ -1,0 +1,596 @@
+/**
+ * A fake engine client for store and component tests: a tiny deterministic session (30 events,
+ * a compaction replace, a tool-result prune and a nested compaction) folded in memory with the
+ * protocol's semantics, plus knobs for what tests need: a synthetic row count (a 1,000,000-row
+ * timeline without 1,000,000 objects), a surface error, diagnostics, several sessions (a ZIP),
+ * holding answers until `release()`, and a recorded call log.
+ */
+import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
+import { EngineDeadError } from '../../src/client/errors';
+import { PROTOCOL_VERSION } from '../../src/protocol/protocol';
+import type {
+  Bracket,
+  Diagnostic,
+  EventDetail,
+  EventState,
+  Family,
+  Hello,
+  LoadSummary,
+  NavigateKind,
+  OpenRequest,
+  ProgressEvent,
+  ReplacementRow,
+  RowFilter,
+  RowWindow,
+  SearchQuery,
+  SearchResult,
+  SessionSummary,
+  StepChange,
+  SurfaceErrorInfo,
+  SurfaceNode,
+  SurfaceWindow,
+  TimelineRow,
+} from '../../src/protocol/protocol';
+
+export interface FakeEvent {
+  seq: number;
+  type: string;
+  time: number;
+  data?: unknown;
+  surfaceOp?: 'append' | { op: 'replace'; start: number; end: number };
+  sourceEventSeqs?: number[];
+}
+
+const text = (role: string, value: string) => ({ role, content: [{ type: 'text', text: value }] });
+const ev = (seq: number, type: string, data: unknown = {}, extra: Partial<FakeEvent> = {}): FakeEvent => ({
+  seq,
+  type,
+  time: 1_000 + seq * 250,
+  data,
+  ...extra,
+});
+const append = { surfaceOp: 'append' as const };
+const replace = (start: number, end: number, sources: number[]) => ({
+  surfaceOp: { op: 'replace' as const, start, end },
+  sourceEventSeqs: sources,
+});
+
+/** 30 events: nodes 2,5,7,10 are compacted into 18; 22 is pruned into 24; 18,15,20 into 28. */
+export const FAKE_EVENTS: FakeEvent[] = [
+  ev(0, 'turn/start', { turn: 1 }),
+  ev(1, 'step/start', { turn: 1, step: 1 }),
+  ev(2, 'user/message', text('user', 'list the files'), append),
+  ev(3, 'assistant/chunk', { turn: 1, step: 1, chunk: { type: 'text-delta' } }),
+  ev(4, 'assistant/chunk', { turn: 1, step: 1, chunk: { type: 'finish' } }),
+  ev(5, 'assistant/message', { turn: 1, step: 1, message: text('assistant', 'calling ls') }, { ...append, sourceEventSeqs: [3, 4] }),
+  ev(6, 'tool/call', { turn: 1, step: 1, callId: 'call-1', name: 'ls', arguments: '{}' }),
+  ev(7, 'tool/result', { turn: 1, step: 1, message: text('user', 'a.txt b.txt') }, { ...append, sourceEventSeqs: [6] }),
+  ev(8, 'step/end', { turn: 1, step: 1 }),
+  ev(9, 'step/start', { turn: 1, step: 2 }),
+  ev(10, 'assistant/message', { turn: 1, step: 2, message: text('assistant', 'Two files.') }, append),
+  ev(11, 'step/end', { turn: 1, step: 2 }),
+  ev(12, 'turn/end', { turn: 1, reason: { kind: 'completed' } }),
+  ev(13, 'turn/start', { turn: 2 }),
+  ev(14, 'step/start', { turn: 2, step: 1 }),
+  ev(15, 'user/message', text('user', 'now summarize <b>this</b>'), append),
+  ev(16, 'compaction/start', { compactionId: 'c1', turn: 2 }),
+  ev(17, 'compaction/summary', { compactionId: 'c1', shadowedSeqs: [2, 5, 7, 10] }),
+  ev(18, 'user/message', text('user', 'Summary of turn 1'), replace(2, 10, [16, 17, 2, 5, 7, 10])),
+  ev(19, 'compaction/end', { compactionId: 'c1', turn: 2 }),
+  ev(20, 'assistant/message', { turn: 2, step: 1, message: text('assistant', 'reading') }, append),
+  ev(21, 'tool/call', { turn: 2, step: 1, callId: 'call-2', name: 'cat', arguments: '{}' }),
+  ev(22, 'tool/result', { turn: 2, step: 1, message: text('user', 'a very long output') }, { ...append, sourceEventSeqs: [21] }),
+  ev(23, 'compaction/prune', { shadowedSeqs: [22] }),
+  ev(24, 'tool/result', { turn: 2, step: 1, message: text('user', '[pruned]') }, replace(22, 22, [22])),
+  ev(25, 'step/end', { turn: 2, step: 1 }),
+  ev(26, 'compaction/start', { compactionId: 'c2', turn: 2 }),
+  ev(27, 'compaction/summary', { compactionId: 'c2', shadowedSeqs: [18, 15, 20] }),
+  ev(28, 'user/message', text('user', 'Summary of everything'), replace(18, 20, [26, 27, 18, 15, 20])),
+  ev(29, 'turn/end', { turn: 2, reason: { kind: 'completed' } }),
+];
+
+const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result']);
+
+export function familyOf(type: string): Family {
+  if (type === 'assistant/chunk') return 'chunk';
+  const prefix = type.split('/')[0] ?? '';
+  const known: Record<string, Family> = {
+    turn: 'turn', step: 'step', user: 'user', assistant: 'assistant', tool: 'tool', compaction: 'compaction',
+    command: 'command', approval: 'approval', hook: 'hook', session: 'session', request: 'request',
+  };
+  return known[prefix] ?? 'other';
+}
+
+interface Fold {
+  nodes: number[];
+  replacements: { seq: number; start: number; end: number; shadowedSeqs: number[]; step: number }[];
+  /** seq → replacement that shadowed it */
+  shadowedBy: Map<number, number>;
+}
+
+export interface FakeClientOptions {
+  events?: FakeEvent[];
+  /** Pretend the session has this many rows (generated on the fly). */
+  syntheticRows?: number;
+  /** Refuse the event at this index (the fold stops before it). */
+  surfaceErrorIndex?: number;
+  diagnostics?: Diagnostic[];
+  fingerprint?: string;
+  protocolVersion?: number;
+  /** Number of sessions in the load (more than one looks like an export ZIP). */
+  sessions?: number;
+}
+
+export interface RecordedCall {
+  method: string;
+  args: unknown[];
+}
+
+export class FakeCoreClient implements CoreClient {
+  readonly calls: RecordedCall[] = [];
+  private readonly events: FakeEvent[];
+  private readonly options: FakeClientOptions;
+  private held: (() => void)[] | null = null;
+  private readonly pending = new Set<(error: Error) => void>();
+  private readonly deadListeners = new Set<DeadListener>();
+  private deathError: Error | null = null;
+  private openReject: ((error: Error) => void) | null = null;
+  private loadId = 0;
+
+  constructor(options: FakeClientOptions = {}) {
+    this.options = options;
+    this.events = options.events ?? FAKE_EVENTS;
+  }
+
+  // ---- test controls -------------------------------------------------------------------------
+
+  get dead(): boolean {
+    return this.deathError !== null;
+  }
+  /** Answers wait until {@link release} (to observe loading states and latest-wins). */
+  hold(): void {
+    this.held ??= [];
+  }
+  /** Lets every held answer through, in call order, and stops holding. */
+  release(): void {
+    const queue = this.held ?? [];
+    this.held = null;
+    for (const go of queue) go();
+  }
+  get heldCount(): number {
+    return this.held?.length ?? 0;
+  }
+  callsTo(method: string): RecordedCall[] {
+    return this.calls.filter((call) => call.method === method);
+  }
+  /** Simulates a worker crash. */
+  crash(message = 'The engine worker crashed or failed to start.'): void {
+    this.die(new EngineDeadError(message));
+  }
+
+  // ---- CoreClient ------------------------------------------------------------------------------
+
+  terminate(): void {
+    this.die(new EngineDeadError('The engine was stopped.'));
+  }
+  onDead(listener: DeadListener): () => void {
+    if (this.deathError) {
+      listener(this.deathError);
+      return () => {};
+    }
+    this.deadListeners.add(listener);
+    return () => void this.deadListeners.delete(listener);
+  }
+  private die(error: Error): void {
+    if (this.deathError) return;
+    this.deathError = error;
+    for (const fail of [...this.pending]) fail(error);
+    for (const listener of [...this.deadListeners]) listener(error);
+    this.deadListeners.clear();
+  }
+
+  private answer<T>(method: string, args: unknown[], compute: () => T): Promise<T> {
+    this.calls.push({ method, args });
+    if (this.deathError) return Promise.reject(this.deathError);
+    return new Promise<T>((resolve, reject) => {
+      const fail = (error: Error) => {
+        this.pending.delete(fail);
+        reject(error);
+      };
+      this.pending.add(fail);
+      const go = () => {
+        if (!this.pending.has(fail)) return;
+        this.pending.delete(fail);
+        try {
+          resolve(compute());
+        } catch (error) {
+          reject(error);
+        }
+      };
+      if (this.held) this.held.push(go);
+      else queueMicrotask(go);
+    });
+  }
+
+  hello(): Promise<Hello> {
+    return this.answer('hello', [], () => ({ protocolVersion: this.options.protocolVersion ?? PROTOCOL_VERSION }));
+  }
+
+  open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary> {
+    this.calls.push({ method: 'open', args: [request] });
+    if (this.deathError) return Promise.reject(this.deathError);
+    const loadId = ++this.loadId;
+    return new Promise<LoadSummary>((resolve, reject) => {
+      const fail = (error: Error) => {
+        this.pending.delete(fail);
+        this.openReject = null;
+        reject(error);
+      };
+      this.pending.add(fail);
+      this.openReject = fail;
+      const name = request.kind === 'url' ? request.url : request.name;
+      const bytes = request.kind === 'bytes' ? request.buffer.byteLength : request.kind === 'text' ? request.text.length : 0;
+      onProgress({ loadId, bytes: Math.floor(bytes / 2), totalBytes: bytes, events: 10, elapsedMs: 5 });
+      const go = () => {
+        if (!this.pending.has(fail)) return;
+        this.pending.delete(fail);
+        this.openReject = null;
+        resolve(this.summary(loadId, name, bytes));
+      };
+      if (this.held) this.held.push(go);
+      else queueMicrotask(go);
+    });
+  }
+
+  cancel(): Promise<void> {
+    this.calls.push({ method: 'cancel', args: [] });
+    const abort = new Error('The load was cancelled.');
+    abort.name = 'AbortError';
+    this.openReject?.(abort);
+    return Promise.resolve();
+  }
+
+  rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow> {
+    return this.answer('rows', [session, cursor, filter, start, count], () => {
+      const synthetic = this.options.syntheticRows;
+      if (synthetic !== undefined) {
+        const end = Math.min(synthetic, start + count);
+        const rows: TimelineRow[] = [];
+        for (let i = Math.max(0, start); i < end; i++) rows.push(this.syntheticRow(i, cursor));
+        return { total: synthetic, start, rows };
+      }
+      const indexes = this.filtered(filter);
+      const fold = this.fold(cursor);
+      const rows = indexes.slice(start, start + count).map((i) => this.row(i, cursor, fold));
+      return { total: indexes.length, start, rows };
+    });
+  }
+
+  rowOf(session: number, filter: RowFilter, seq: number): Promise<number> {
+    return this.answer('rowOf', [session, filter, seq], () => {
+      if (this.options.syntheticRows !== undefined) return Math.min(seq, this.options.syntheticRows - 1);
+      const indexes = this.filtered(filter);
+      const row = indexes.findIndex((i) => (this.events[i]?.seq ?? -1) >= seq);
+      return row === -1 ? Math.max(0, indexes.length - 1) : row;
+    });
+  }
+
+  search(query: SearchQuery): Promise<SearchResult> {
+    return this.answer('search', [query], () => {
+      const indexes = this.filtered(query.filter);
+      const needle = query.text.toLowerCase();
+      const n = indexes.length;
+      const matches = (row: number) => {
+        const event = this.events[indexes[row] ?? -1];
+        return !!event && (event.type.toLowerCase().includes(needle) || summaryOf(event).toLowerCase().includes(needle));
+      };
+      const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : n) : query.fromRow;
+      for (let step = 1; step <= n; step++) {
+        const raw = from + step * query.direction;
+        const row = ((raw % n) + n) % n;
+        if (matches(row)) {
+          const wrapped = query.direction === 1 ? raw >= n : raw < 0;
+          return { row, seq: this.events[indexes[row] ?? -1]?.seq ?? null, wrapped };
+        }
+      }
+      return { row: null, seq: null, wrapped: false };
+    });
+  }
+
+  surface(session: number, step: number, start: number, count: number): Promise<SurfaceWindow> {
+    return this.answer('surface', [session, step, start, count], () => {
+      const fold = this.fold(step);
+      const nodes = fold.nodes.slice(start, start + count).map((seq) => this.node(seq, fold));
+      return {
+        step,
+        total: fold.nodes.length,
+        replaceGeneration: fold.replacements.length,
+        messages: fold.nodes.length,
+        change: this.change(step, fold),
+        start,
+        nodes,
+      };
+    });
+  }
+
+  shadowedBy(session: number, replacement: number): Promise<SurfaceNode[]> {
+    return this.answer('shadowedBy', [session, replacement], () => {
+      const fold = this.fold(this.accepted());
+      const r = fold.replacements.find((x) => x.seq === replacement);
+      return (r?.shadowedSeqs ?? []).map((seq) => this.node(seq, fold));
+    });
+  }
+
+  replacements(session: number, step: number): Promise<ReplacementRow[]> {
+    return this.answer('replacements', [session, step], () => {
+      const fold = this.fold(step);
+      return fold.replacements.map((r) => ({
+        seq: r.seq,
+        step: r.step,
+        start: r.start,
+        end: r.end,
+        shadowedSeqs: r.shadowedSeqs,
+        kind: this.events[r.seq]?.type === 'tool/result' ? 'prune' : 'compaction',
+        shadowedBy: fold.shadowedBy.get(r.seq) ?? null,
+      }));
+    });
+  }
+
+  brackets(session: number, step: number, lo: number, hi: number): Promise<Bracket[]> {
+    return this.answer('brackets', [session, step, lo, hi], () => {
+      const fold = this.fold(step);
+      const covered = (seq: number): number[] => {
+        const r = fold.replacements.find((x) => x.seq === seq);
+        return r ? r.shadowedSeqs.flatMap((s) => [s, ...covered(s)]) : [];
+      };
+      const depth = (seq: number): number => {
+        const by = fold.shadowedBy.get(seq);
+        return by === undefined ? 0 : 1 + depth(by);
+      };
+      return fold.replacements
+        .map((r) => {
+          const seqs = covered(r.seq);
+          return {
+            replacement: r.seq,
+            first: Math.min(...seqs),
+            last: Math.max(...seqs),
+            depth: depth(r.seq),
+            kind: this.events[r.seq]?.type === 'tool/result' ? ('prune' as const) : ('compaction' as const),
+          };
+        })
+        .filter((b) => b.last >= lo && b.first <= hi);
+    });
+  }
+
+  detail(session: number, seq: number, step: number): Promise<EventDetail> {
+    return this.answer('detail', [session, seq, step], () => {
+      const index = this.events.findIndex((e) => e.seq === seq);
+      const event = this.events[index];
+      if (!event) throw new Error(`No event with seq ${seq}.`);
+      const fold = this.fold(step);
+      const chain: number[] = [];
+      let by = fold.shadowedBy.get(seq);
+      const replacedBy = by ?? null;
+      while (by !== undefined) {
+        chain.push(by);
+        by = fold.shadowedBy.get(by);
+      }
+      return {
+        index,
+        seq,
+        line: index + 2,
+        byte: index * 120,
+        member: -1,
+        raw: JSON.stringify(event),
+        event,
+        state: this.stateOf(index, step, fold),
+        sourceEventSeqs: event.sourceEventSeqs ?? [],
+        citedBy: this.events.filter((e) => e.sourceEventSeqs?.includes(seq)).map((e) => e.seq),
+        replacedBy,
+        replacementChain: chain.slice(1),
+        replacedEventSeqs: fold.replacements.find((r) => r.seq === seq)?.shadowedSeqs ?? [],
+        diagnostics: (this.options.diagnostics ?? []).filter((d) => d.seq === seq),
+      };
+    });
+  }
+
+  diagnostics(session: number, start: number, count: number): Promise<{ total: number; items: Diagnostic[] }> {
+    return this.answer('diagnostics', [session, start, count], () => {
+      const all = this.options.diagnostics ?? [];
+      return { total: all.length, items: all.slice(start, start + count) };
+    });
+  }
+
+  replaceSteps(session: number): Promise<Int32Array> {
+    return this.answer('replaceSteps', [session], () =>
+      Int32Array.from(this.fold(this.accepted()).replacements.map((r) => r.step)),
+    );
+  }
+
+  navigate(session: number, step: number, kind: NavigateKind): Promise<number | null> {
+    return this.answer('navigate', [session, step, kind], () => {
+      const accepted = this.accepted();
+      const isChange = (k: number) => this.events[k - 1]?.surfaceOp !== undefined;
+      const isReplace = (k: number) => typeof this.events[k - 1]?.surfaceOp === 'object';
+      const test = kind.endsWith('replace') ? isReplace : isChange;
+      if (kind.startsWith('next')) {
+        for (let k = step + 1; k <= accepted; k++) if (test(k)) return k;
+      } else {
+        for (let k = step - 1; k >= 1; k--) if (test(k)) return k;
+      }
+      return null;
+    });
+  }
+
+  // ---- the in-memory engine ----------------------------------------------------------------------
+
+  accepted(): number {
+    return this.options.surfaceErrorIndex ?? this.events.length;
+  }
+
+  private fold(step: number): Fold {
+    const nodes: number[] = [];
+    const replacements: Fold['replacements'] = [];
+    const shadowedBy = new Map<number, number>();
+    const limit = Math.min(step, this.accepted());
+    for (let i = 0; i < limit; i++) {
+      const event = this.events[i];
+      if (!event?.surfaceOp) continue;
+      if (event.surfaceOp === 'append') {
+        nodes.push(event.seq);
+        continue;
+      }
+      const a = nodes.indexOf(event.surfaceOp.start);
+      const b = nodes.indexOf(event.surfaceOp.end);
+      const shadowed = nodes.splice(a, b - a + 1, event.seq);
+      for (const seq of shadowed) shadowedBy.set(seq, event.seq);
+      replacements.push({ seq: event.seq, start: event.surfaceOp.start, end: event.surfaceOp.end, shadowedSeqs: shadowed, step: i + 1 });
+    }
+    return { nodes, replacements, shadowedBy };
+  }
+
+  private filtered(filter: RowFilter): number[] {
+    const out: number[] = [];
+    this.events.forEach((event, i) => {
+      if (filter.surfaceOnly && event.surfaceOp === undefined) return;
+      if (filter.families.length > 0 && !filter.families.includes(familyOf(event.type))) return;
+      out.push(i);
+    });
+    return out;
+  }
+
+  private stateOf(index: number, step: number, fold: Fold): EventState {
+    const event = this.events[index];
+    const errorIndex = this.options.surfaceErrorIndex;
+    if (errorIndex !== undefined && index === errorIndex) return 'rejected';
+    if (errorIndex !== undefined && index > errorIndex) return 'pending';
+    if (!event || index >= step) return 'future';
+    if (!SURFACE_TYPES.has(event.type)) return 'log-only';
+    return fold.nodes.includes(event.seq) ? 'current' : 'shadowed';
+  }
+
+  private row(index: number, cursor: number, fold: Fold): TimelineRow {
+    const event = this.events[index] as FakeEvent;
+    const data = (event.data ?? {}) as { turn?: number; step?: number };
+    return {
+      index,
+      seq: event.seq,
+      time: event.time,
+      type: event.type,
+      family: familyOf(event.type),
+      turn: typeof data.turn === 'number' ? data.turn : null,
+      step: typeof data.step === 'number' ? data.step : null,
+      op: event.surfaceOp === undefined ? null : event.surfaceOp === 'append' ? 'append' : 'replace',
+      summary: summaryOf(event),
+      state: this.stateOf(index, cursor, fold),
+    };
+  }
+
+  private syntheticRow(i: number, cursor: number): TimelineRow {
+    const types = ['turn/start', 'user/message', 'assistant/chunk', 'assistant/message', 'tool/call', 'tool/result'];
+    const type = types[i % types.length] as string;
+    return {
+      index: i,
+      seq: i,
+      time: 1_000 + i,
+      type,
+      family: familyOf(type),
+      turn: 1 + Math.floor(i / 60),
+      step: 1,
+      op: SURFACE_TYPES.has(type) ? 'append' : null,
+      summary: `synthetic event ${i}`,
+      state: i < cursor ? (SURFACE_TYPES.has(type) ? 'current' : 'log-only') : 'future',
+    };
+  }
+
+  private node(seq: number, fold: Fold): SurfaceNode {
+    const event = this.events.find((e) => e.seq === seq) as FakeEvent;
+    const r = fold.replacements.find((x) => x.seq === seq);
+    return {
+      seq,
+      type: event.type,
+      role: ((event.data ?? {}) as { role?: string; message?: { role?: string } }).role ??
+        ((event.data ?? {}) as { message?: { role?: string } }).message?.role ?? null,
+      preview: summaryOf(event),
+      replacement: typeof event.surfaceOp === 'object',
+      shadowedCount: r?.shadowedSeqs.length ?? 0,
+      empty: false,
+    };
+  }
+
+  private change(step: number, fold: Fold): StepChange {
+    if (step === 0) return { kind: 'start', seq: null, type: null, text: 'start: nothing applied' };
+    const event = this.events[step - 1] as FakeEvent;
+    if (event.surfaceOp === undefined) return { kind: 'log-only', seq: event.seq, type: event.type, text: `log-only ${event.seq}` };
+    if (event.surfaceOp === 'append') return { kind: 'append', seq: event.seq, type: event.type, text: `appended ${event.seq}` };
+    const r = fold.replacements.find((x) => x.seq === event.seq);
+    const shadowed = r?.shadowedSeqs ?? [];
+    return {
+      kind: 'replace',
+      seq: event.seq,
+      type: event.type,
+      start: event.surfaceOp.start,
+      end: event.surfaceOp.end,
+      shadowed,
+      text: `replaced ${event.surfaceOp.start}…${event.surfaceOp.end} (${shadowed.length} nodes) with ${event.seq}`,
+    };
+  }
+
+  private summary(loadId: number, name: string, bytes: number): LoadSummary {
+    const count = this.options.sessions ?? 1;
+    const sessions: SessionSummary[] = [];
+    for (let index = 0; index < count; index++) sessions.push(this.sessionSummary(index, index === 0 ? name : `${name}!subagents/child-${index}/session.jsonl`));
+    return { loadId, file: name, bytes, sessions, findings: [], elapsedMs: 12 };
+  }
+
+  private sessionSummary(index: number, path: string): SessionSummary {
+    const events = this.options.syntheticRows ?? this.events.length;
+    const accepted = this.options.syntheticRows ?? this.accepted();
+    const fold = this.fold(accepted);
+    const errorIndex = this.options.surfaceErrorIndex;
+    const refused = errorIndex === undefined ? undefined : this.events[errorIndex];
+    const surfaceError: SurfaceErrorInfo | null = refused
+      ? {
+          index: errorIndex as number,
+          seq: refused.seq,
+          line: (errorIndex as number) + 2,
+          message: `surface replace: start seq ${refused.seq} not found in surface`,
+          rule: 'surface/replace-range',
+        }
+      : null;
+    const diagnostics = this.options.diagnostics ?? [];
+    const families: Partial<Record<Family, number>> = {};
+    for (const event of this.events) families[familyOf(event.type)] = (families[familyOf(event.type)] ?? 0) + 1;
+    return {
+      index,
+      path,
+      format: 'jsonl',
+      sessionId: `fake-${index}`,
+      parentSession: index === 0 ? null : 'fake-0',
+      events,
+      baseSeq: 0,
+      partial: false,
+      accepted,
+      surfaceError,
+      decodeError: null,
+      diagnosticCounts: {
+        error: diagnostics.filter((d) => d.severity === 'error').length,
+        warning: diagnostics.filter((d) => d.severity === 'warning').length,
+        info: diagnostics.filter((d) => d.severity === 'info').length,
+      },
+      nodes: fold.nodes.length,
+      replacements: fold.replacements.length,
+      replaceGeneration: fold.replacements.length,
+      messages: fold.nodes.length,
+      families,
+      fingerprint: this.options.fingerprint ?? 'fp-fake-0001',
+    };
+  }
+}
+
+function summaryOf(event: FakeEvent): string {
+  const data = (event.data ?? {}) as { content?: { text?: string }[]; message?: { content?: { text?: string }[] } };
+  const content = data.content ?? data.message?.content;
+  const first = content?.[0]?.text;
+  return typeof first === 'string' ? first : event.type;
+}
