@@ -64,6 +64,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           throw new Error(
             `could not fetch ${request.url}: ${(error as Error).message || 'network error'} ` +
               '(the network is unreachable, or the server does not allow cross-origin requests)',
+            { cause: error },
           );
         }
         if (!response.ok) throw new Error(`could not fetch ${request.url}: HTTP ${response.status} ${response.statusText}`);

@@ -17,6 +17,7 @@ import { diagnosticsForScan } from './scan-diagnostics';
 import { SessionAnalyzer } from './session';
 import type { SessionAnalysis } from './session';
 import { standardChecks } from './checks';
+import { checkHeaderLine } from '../checks/header';
 
 /** Something that can say a load was cancelled (an AbortSignal fits). */
 export interface CancelSignal {
@@ -121,12 +122,18 @@ function startsWithBracket(bytes: Uint8Array): boolean {
   return false;
 }
 
-function makeAnalyzers(path: string, ctx: Context): {
+function makeAnalyzers(
+  path: string,
+  ctx: Context,
+  firstLine: () => string | null,
+): {
   analyzers: Map<TextSession['log'], SessionAnalyzer>;
   factory: (session: Omit<TextSession, 'sink'>) => SessionAnalyzer;
 } {
   const analyzers = new Map<TextSession['log'], SessionAnalyzer>();
   const factory = (session: Omit<TextSession, 'sink'>): SessionAnalyzer => {
+    // The loader view applies to stored session logs, whose first line is the header line.
+    const header = session.format === 'jsonl' ? checkHeaderLine(firstLine(), true) : null;
     const sessionPath = session.streamSessionId !== null ? `${path}#${session.streamSessionId}` : path;
     const analyzer = new SessionAnalyzer({
       path: sessionPath,
@@ -134,7 +141,7 @@ function makeAnalyzers(path: string, ctx: Context): {
       header: session.header,
       log: session.log,
       baseSeq: session.format === 'stream-json' ? null : 0,
-      checksFor: (fold) => standardChecks(session.header, session.format, fold),
+      checksFor: (fold) => standardChecks({ format: session.format, header, fold, log: session.log }),
       ...(ctx.options.checkpointEvery !== undefined ? { checkpointEvery: ctx.options.checkpointEvery } : {}),
     });
     analyzers.set(session.log, analyzer);
@@ -151,8 +158,9 @@ async function openText(
   format: 'jsonl-gzip' | null,
   extra: Diagnostic[],
 ): Promise<SessionAnalysis[]> {
-  const { analyzers, factory } = makeAnalyzers(path, ctx);
-  const scanner = new JsonlScanner(text, factory);
+  let scanner: JsonlScanner | null = null;
+  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
+  scanner = new JsonlScanner(text, factory);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
   for (let limit = chunk; limit < text.length + chunk; limit += chunk) {
     scanner.advance(Math.min(limit, text.length));
@@ -185,8 +193,9 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   await initZstd();
   const stream = new ZstdFrameStream();
   const text = new ByteBuffer(Math.min(bytes.length * 8, 1 << 28));
-  const { analyzers, factory } = makeAnalyzers(path, ctx);
-  const scanner = new JsonlScanner(text, factory);
+  let scanner: JsonlScanner | null = null;
+  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
+  scanner = new JsonlScanner(text, factory);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
   const frames: Uint8Array[] = [];
   const spans: { start: number; end: number }[] = [];
@@ -249,7 +258,7 @@ function openJsonArray(bytes: Uint8Array, path: string): SessionAnalysis {
     header: null,
     log,
     baseSeq: 0,
-    checksFor: (fold) => standardChecks(null, 'json-array', fold),
+    checksFor: (fold) => standardChecks({ format: 'json-array', header: null, fold, log }),
   });
   for (let i = 0; i < values.length; i++) analyzer.event(values[i], i, { line: 0, byte: -1, member: i });
   return analyzer.finish(decodeError);

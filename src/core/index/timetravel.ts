@@ -18,7 +18,7 @@ export type Classification =
   | { state: 'future' }
   | { state: 'log-only' }
   | { state: 'current' }
-  | { state: 'shadowed'; by: number; chain: number[]; visible: number | null };
+  | { state: 'shadowed'; by: number; chain: number[]; visible: number };
 
 /** Collects enter/leave facts while the fold runs; `finish` builds the index. */
 export class TimeTravelBuilder {
@@ -414,19 +414,15 @@ export class TimeTravelIndex {
     if (node === undefined || node < 0) return { state: 'log-only' };
     const leave = c.leave[node] as number;
     if (leave > k) return { state: 'current' };
+    // Follow the replacers applied by step k until one is still on the surface: that node is
+    // the visible stand-in.
     const chain: number[] = [];
-    let visible: number | null = null;
     let at = node;
-    while (true) {
-      const by = c.replacer[at] as number;
-      if (by < 0 || (c.leave[at] as number) > k) {
-        visible = c.nodeSeq[at] as number;
-        break;
-      }
-      chain.push(c.nodeSeq[by] as number);
-      at = by;
+    while ((c.replacer[at] as number) >= 0 && (c.leave[at] as number) <= k) {
+      at = c.replacer[at] as number;
+      chain.push(c.nodeSeq[at] as number);
     }
-    return { state: 'shadowed', by: chain[0] as number, chain, visible };
+    return { state: 'shadowed', by: chain[0] as number, chain, visible: c.nodeSeq[at] as number };
   }
 
   /** True when event `index` is on the surface after `step`. */

@@ -32,6 +32,7 @@ export function useRemote<T>(key: string | null, fetcher: () => Promise<T>): Rem
   const [answer, setAnswer] = useState<Answer<T>>({ key: null, data: null, error: null });
   const fetcherRef = useRef(fetcher);
   const lanes = useRef<LatestWins | null>(null);
+  const alive = useRef(true);
 
   useEffect(() => {
     fetcherRef.current = fetcher;
@@ -56,7 +57,6 @@ export function useRemote<T>(key: string | null, fetcher: () => Promise<T>): Rem
     };
   }, [key]);
 
-  const alive = useRef(true);
   useEffect(() => {
     alive.current = true;
     return () => {
