@@ -8,6 +8,12 @@
  */
 import { runCli } from './run';
 
+// `surface-lens check … | head` closes stdout early: stop quietly instead of crashing.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr }).then(
   (code) => {
     process.exitCode = code;

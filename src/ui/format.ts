@@ -70,3 +70,11 @@ export function formatRate(amount: number, elapsedMs: number, unit: 'bytes' | 'e
   const perSecond = (amount * 1000) / elapsedMs;
   return unit === 'bytes' ? `${formatBytes(Math.round(perSecond))}/s` : `${formatCount(Math.round(perSecond))} events/s`;
 }
+
+/** Family of a surface node's type, for its colour (nodes carry a type, not a family). */
+export function familyOfNodeType(type: string): Family {
+  if (type.startsWith('user/')) return 'user';
+  if (type.startsWith('assistant/')) return 'assistant';
+  if (type.startsWith('tool/')) return 'tool';
+  return 'other';
+}

@@ -1,0 +1,106 @@
+/**
+ * Every replacement applied up to the cursor: its seq, declared start…end, how many nodes it
+ * shadowed and its kind. Selecting one highlights it in the timeline and the surface.
+ */
+import type { ReplacementRow } from '../../protocol/protocol';
+import type { Highlight } from '../../store/types';
+import { useAppStore } from '../../store/react';
+import {
+  selectClient,
+  selectHighlight,
+  selectIsReady,
+  selectSessionIndex,
+  selectSessionKey,
+  selectStep,
+} from '../../store/selectors';
+import { useRemote } from '../hooks/useRemote';
+import { Badge } from '../widgets/Badge';
+import { EmptyState } from '../widgets/EmptyState';
+import { Panel } from '../widgets/Panel';
+import { VirtualList } from '../widgets/VirtualList';
+import { REPLACEMENT_KIND_LABEL, formatCount } from '../format';
+
+const ROW_HEIGHT = 26;
+
+/** The node visible at the cursor that stands for `row`: follow `shadowedBy` to the top. */
+export function highlightFor(row: ReplacementRow, rows: ReplacementRow[]): Highlight {
+  const bySeq = new Map(rows.map((r) => [r.seq, r]));
+  let visible = row;
+  for (let guard = 0; visible.shadowedBy !== null && guard < rows.length; guard++) {
+    const next = bySeq.get(visible.shadowedBy);
+    if (!next) break;
+    visible = next;
+  }
+  return { replacement: row.seq, shadowedSeqs: row.shadowedSeqs, visible: visible.shadowedBy ?? visible.seq };
+}
+
+export function ShadowedRanges() {
+  const ready = useAppStore(selectIsReady);
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const sessionKey = useAppStore(selectSessionKey);
+  const step = useAppStore(selectStep);
+  const highlight = useAppStore(selectHighlight);
+  const setHighlight = useAppStore((s) => s.setHighlight);
+  const select = useAppStore((s) => s.select);
+  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${step}` : null, () => client.replacements(session, step));
+  const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+
+  const choose = (row: ReplacementRow) => {
+    if (highlight?.replacement === row.seq) {
+      setHighlight(null);
+      return;
+    }
+    setHighlight(highlightFor(row, rows ?? []));
+    select(row.seq);
+  };
+
+  let body;
+  if (!ready) body = <EmptyState title="No log loaded" />;
+  else if (remote.error) body = <p className="panel-error">Could not read the replacements: {remote.error}</p>;
+  else if (!rows) body = null;
+  else if (rows.length === 0) {
+    body = (
+      <EmptyState title={`No replace up to step ${formatCount(step)}`} icon="⇄">
+        Compactions and tool-result prunes appear here once applied.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <VirtualList
+        count={rows.length}
+        rowHeight={ROW_HEIGHT}
+        as="ul"
+        innerProps={{ 'aria-label': 'Replacements applied up to the cursor' }}
+        renderRow={(index, style) => {
+          const row = rows[index] as ReplacementRow;
+          const active = highlight?.replacement === row.seq;
+          return (
+            <li style={style} className={`sr-row ${active ? 'is-highlighted' : ''}`} data-seq={row.seq}>
+              <button
+                type="button"
+                className="sr-select"
+                aria-pressed={active}
+                onClick={() => choose(row)}
+                title={`Applied at step ${row.step}; shadowed ${row.shadowedSeqs.join(', ')}`}
+              >
+                <span className="mono sr-seq">{row.seq}</span>
+                <span className="mono sr-range">
+                  {row.start}…{row.end}
+                </span>
+                <span className="sr-count">{formatCount(row.shadowedSeqs.length)} shadowed</span>
+                <Badge tone={`kind-${row.kind}`}>{REPLACEMENT_KIND_LABEL[row.kind]}</Badge>
+                {row.shadowedBy !== null ? <span className="sr-nested">⊘ inside {row.shadowedBy}</span> : null}
+              </button>
+            </li>
+          );
+        }}
+      />
+    );
+  }
+  return (
+    <Panel title="Shadowed ranges" meta={rows ? `${formatCount(rows.length)} at step ${formatCount(step)}` : undefined}>
+      {body}
+    </Panel>
+  );
+}

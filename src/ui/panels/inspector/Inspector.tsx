@@ -1,0 +1,106 @@
+/**
+ * The selected event: where it is in the file, its state at the cursor, its relations as links,
+ * its diagnostics, and the decoded event as a collapsible JSON tree (text only).
+ */
+import type { EventDetail } from '../../../protocol/protocol';
+import { useAppStore } from '../../../store/react';
+import {
+  selectClient,
+  selectIsReady,
+  selectSelectedSeq,
+  selectSessionIndex,
+  selectSessionKey,
+  selectStep,
+} from '../../../store/selectors';
+import { useRemote } from '../../hooks/useRemote';
+import { Badge } from '../../widgets/Badge';
+import { EmptyState } from '../../widgets/EmptyState';
+import { JsonTree } from '../../widgets/JsonTree';
+import { Panel } from '../../widgets/Panel';
+import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
+import { EventLinks } from './EventLinks';
+
+const RAW_LIMIT = 20_000;
+
+function envelopeOf(event: unknown): Record<string, unknown> | null {
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return null;
+  return event as Record<string, unknown>;
+}
+
+function Detail({ detail }: { detail: EventDetail }) {
+  const select = useAppStore((s) => s.select);
+  const envelope = envelopeOf(detail.event);
+  const type = typeof envelope?.type === 'string' ? envelope.type : '(no type)';
+  const state = STATE_LABEL[detail.state];
+  const surfaceOp = envelope && 'surfaceOp' in envelope ? JSON.stringify(envelope.surfaceOp) : null;
+  return (
+    <div className="inspector">
+      <p className="inspector-title">
+        <span className="mono">seq {detail.seq}</span>
+        <Badge tone="type">{type}</Badge>
+        <Badge tone={`state-badge state-${detail.state}`}>
+          <span aria-hidden="true">{state.glyph}</span> {state.text}
+        </Badge>
+      </p>
+      <dl className="kvs">
+        <div className="kv">
+          <dt>Location</dt>
+          <dd className="mono">
+            line {formatCount(detail.line)} · byte {formatCount(detail.byte)}
+            {detail.member >= 0 ? ` · packed member ${detail.member}` : ''} · index {formatCount(detail.index)}
+          </dd>
+        </div>
+        {envelope && typeof envelope.time === 'number' ? (
+          <div className="kv">
+            <dt>Time</dt>
+            <dd className="mono">{envelope.time}</dd>
+          </div>
+        ) : null}
+        {surfaceOp !== null ? (
+          <div className="kv">
+            <dt>surfaceOp</dt>
+            <dd className="mono">{surfaceOp}</dd>
+          </div>
+        ) : null}
+        <EventLinks detail={detail} onSelect={select} />
+      </dl>
+      {detail.diagnostics.length > 0 ? (
+        <ul className="inspector-diagnostics" aria-label="Diagnostics of this event">
+          {detail.diagnostics.map((d, i) => (
+            <li key={i} className={`sev-${d.severity}`}>
+              <span aria-hidden="true">{SEVERITY_LABEL[d.severity].glyph}</span> {SEVERITY_LABEL[d.severity].text}{' '}
+              <span className="mono">{d.rule}</span>: {d.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <JsonTree value={detail.event} rootLabel="event" openDepth={3} />
+      <details className="raw">
+        <summary>Raw line</summary>
+        <pre className="mono">
+          {detail.raw.length > RAW_LIMIT ? `${detail.raw.slice(0, RAW_LIMIT)}… (${formatCount(detail.raw.length)} characters)` : detail.raw}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+export function Inspector() {
+  const ready = useAppStore(selectIsReady);
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const sessionKey = useAppStore(selectSessionKey);
+  const seq = useAppStore(selectSelectedSeq);
+  const step = useAppStore(selectStep);
+  const key = ready && seq !== null ? `${sessionKey}|${seq}|${step}` : null;
+  const remote = useRemote<EventDetail>(key, () => client.detail(session, seq ?? 0, step));
+  const detail = remote.data && remote.data.seq === seq && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+
+  let body;
+  if (!ready) body = <EmptyState title="No log loaded" />;
+  else if (seq === null) body = <EmptyState title="Nothing selected" icon="⌖">Select an event in the timeline or the surface.</EmptyState>;
+  else if (remote.error) body = <p className="panel-error">Could not read seq {seq}: {remote.error}</p>;
+  else if (!detail) body = <p className="muted pad">Loading seq {seq}…</p>;
+  else body = <Detail detail={detail} />;
+  return <Panel title="Inspector">{body}</Panel>;
+}
