@@ -1,4 +1,5 @@
 /** Every error and warning of the load and the session, each linking to its event. */
+import { useCallback, useState } from 'react';
 import type { Diagnostic } from '../../protocol/protocol';
 import { useAppStore } from '../../store/react';
 import { selectClient, selectIsReady, selectLoad, selectSession, selectSessionIndex, selectSessionKey } from '../../store/selectors';
@@ -8,7 +9,6 @@ import { Panel } from '../widgets/Panel';
 import { SeqLink } from '../widgets/SeqLink';
 import { VirtualList } from '../widgets/VirtualList';
 import { SEVERITY_LABEL, formatCount, plural } from '../format';
-import { useState } from 'react';
 
 const ROW_HEIGHT = 24;
 const BLOCK = 200;
@@ -37,6 +37,8 @@ function DiagnosticList() {
   const findings = useAppStore(selectLoad)?.findings ?? NO_FINDINGS;
   const select = useAppStore((s) => s.select);
   const [first, setFirst] = useState(0);
+  const skip = findings.length;
+  const onRangeChange = useCallback((from: number) => setFirst(Math.max(0, from - skip)), [skip]);
   const start = Math.floor(first / BLOCK) * BLOCK;
   const remote = useRemote(`${sessionKey}|${start}`, () => client.diagnostics(sessionIndex, start, BLOCK * 2));
   const page = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
@@ -58,7 +60,7 @@ function DiagnosticList() {
       rowHeight={ROW_HEIGHT}
       as="ul"
       innerProps={{ 'aria-label': `${formatCount(total)} diagnostics` }}
-      onRangeChange={(from) => setFirst(Math.max(0, from - findings.length))}
+      onRangeChange={onRangeChange}
       renderRow={(row, style) => {
         const d = itemAt(row);
         if (!d) {

@@ -1,0 +1,62 @@
+/** The step slider, with a tick at every step that applied a replace (bucketed to pixels). */
+import { useAppStore } from '../../../store/react';
+import {
+  selectAccepted,
+  selectClient,
+  selectIsReady,
+  selectSession,
+  selectSessionIndex,
+  selectSessionKey,
+  selectStep,
+} from '../../../store/selectors';
+import { useRemote } from '../../hooks/useRemote';
+import { formatCount } from '../../format';
+
+/** At most this many tick marks: more would not be distinguishable anyway. */
+const MAX_TICKS = 400;
+
+export function tickPositions(steps: Int32Array, accepted: number): number[] {
+  if (accepted <= 0) return [];
+  const buckets = new Set<number>();
+  for (const step of steps) buckets.add(Math.round((Math.min(step, accepted) / accepted) * MAX_TICKS));
+  return [...buckets].sort((a, b) => a - b).map((bucket) => (bucket / MAX_TICKS) * 100);
+}
+
+export function Scrubber() {
+  const ready = useAppStore(selectIsReady);
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const sessionKey = useAppStore(selectSessionKey);
+  const summary = useAppStore(selectSession);
+  const accepted = useAppStore(selectAccepted);
+  const step = useAppStore(selectStep);
+  const goTo = useAppStore((s) => s.goTo);
+  const pause = useAppStore((s) => s.pause);
+  const remote = useRemote<Int32Array>(ready ? `${sessionKey}|replaceSteps` : null, () => client.replaceSteps(session));
+  const ticks = remote.data && remote.dataKey === `${sessionKey}|replaceSteps` ? tickPositions(remote.data, accepted) : [];
+
+  return (
+    <div className="scrubber">
+      <input
+        type="range"
+        aria-label="Step"
+        min={0}
+        max={accepted}
+        step={1}
+        value={step}
+        disabled={!ready}
+        aria-valuetext={`step ${formatCount(step)} of ${formatCount(accepted)}`}
+        onChange={(event) => {
+          pause();
+          goTo(Number(event.currentTarget.value));
+        }}
+      />
+      <div className="ticks" aria-hidden="true">
+        {ticks.map((left) => (
+          <span key={left} className="tick" style={{ left: `${left}%` }} />
+        ))}
+        {summary?.surfaceError ? <span className="tick tick-error" style={{ left: '100%' }} title="Surface error after this step" /> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * Step-through controls: step ±1, next/previous surface change, next/previous replace,
+ * play/pause with speed, the scrubber with replace ticks, and jumps to a step or a seq.
+ */
+import { SPEEDS } from '../../../store/slices/prefs';
+import { useAppStore } from '../../../store/react';
+import {
+  selectAccepted,
+  selectAtEnd,
+  selectAtStart,
+  selectIsReady,
+  selectPlaying,
+  selectSpeed,
+  selectStep,
+} from '../../../store/selectors';
+import { formatCount } from '../../format';
+import { JumpForm } from './JumpForm';
+import { Scrubber } from './Scrubber';
+
+interface ButtonSpec {
+  label: string;
+  glyph: string;
+  keys: string;
+  onClick: () => void;
+  disabled: boolean;
+  pressed?: boolean;
+}
+
+function TransportButton({ label, glyph, keys, onClick, disabled, pressed }: ButtonSpec) {
+  return (
+    <button
+      type="button"
+      className={`tp-button ${pressed ? 'is-active' : ''}`}
+      aria-label={label}
+      title={`${label} (${keys})`}
+      onClick={onClick}
+      disabled={disabled}
+    >
+      <span aria-hidden="true">{glyph}</span>
+    </button>
+  );
+}
+
+export function Transport() {
+  const ready = useAppStore(selectIsReady);
+  const step = useAppStore(selectStep);
+  const accepted = useAppStore(selectAccepted);
+  const atStart = useAppStore(selectAtStart);
+  const atEnd = useAppStore(selectAtEnd);
+  const playing = useAppStore(selectPlaying);
+  const speed = useAppStore(selectSpeed);
+  const s = {
+    stepBy: useAppStore((st) => st.stepBy),
+    navigate: useAppStore((st) => st.navigate),
+    play: useAppStore((st) => st.play),
+    pause: useAppStore((st) => st.pause),
+    goToStart: useAppStore((st) => st.goToStart),
+    goToEnd: useAppStore((st) => st.goToEnd),
+    setSpeed: useAppStore((st) => st.setSpeed),
+  };
+  const off = !ready;
+  const buttons: ButtonSpec[] = [
+    { label: 'Go to start', glyph: '⏮', keys: 'Home', onClick: s.goToStart, disabled: off || atStart },
+    { label: 'Previous replace', glyph: '⇤', keys: '[', onClick: () => void s.navigate('prev-replace'), disabled: off || atStart },
+    { label: 'Previous surface change', glyph: '⏪', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), disabled: off || atStart },
+    { label: 'Previous step', glyph: '◀', keys: '← or k', onClick: () => s.stepBy(-1), disabled: off || atStart },
+    { label: 'Play', glyph: '▶', keys: 'Space', onClick: s.play, disabled: off || accepted === 0, pressed: playing },
+    { label: 'Pause', glyph: '⏸', keys: 'Space', onClick: s.pause, disabled: off, pressed: !playing },
+    { label: 'Next step', glyph: '▶|', keys: '→ or j', onClick: () => s.stepBy(1), disabled: off || atEnd },
+    { label: 'Next surface change', glyph: '⏩', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), disabled: off || atEnd },
+    { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), disabled: off || atEnd },
+    { label: 'Go to end', glyph: '⏭', keys: 'End', onClick: s.goToEnd, disabled: off || atEnd },
+  ];
+
+  return (
+    <section aria-label="Transport" className="transport">
+      <div className="tp-buttons" role="group" aria-label="Step controls">
+        {buttons.map((button) => (
+          <TransportButton key={button.label} {...button} />
+        ))}
+      </div>
+      <output className="tp-readout mono" aria-label="Cursor">
+        step <b>{formatCount(step)}</b> / {formatCount(accepted)}
+        {playing ? <span className="tp-playing"> ▶ playing</span> : null}
+      </output>
+      <Scrubber />
+      <label className="tp-speed">
+        <span>speed</span>
+        <select aria-label="Speed" value={speed} disabled={off} onChange={(e) => s.setSpeed(Number(e.currentTarget.value))}>
+          {SPEEDS.map((value) => (
+            <option key={value} value={value}>
+              {value} steps/s
+            </option>
+          ))}
+        </select>
+      </label>
+      <JumpForm />
+    </section>
+  );
+}
