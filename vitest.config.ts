@@ -7,6 +7,7 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export default defineConfig({
   plugins: [react()],
   worker: { format: 'es' },
+  server: { fs: { allow: ['..'] } },
   test: {
     projects: [
       {
@@ -31,6 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
+          // Tests read the project's fixtures and ../shared (conformance material) from disk.
           include: ['tests/browser/**/*.test.ts', 'tests/browser/**/*.test.tsx'],
           testTimeout: 120_000,
           browser: {

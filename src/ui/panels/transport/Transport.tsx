@@ -22,19 +22,21 @@ interface ButtonSpec {
   glyph: string;
   keys: string;
   onClick: () => void;
-  disabled: boolean;
+  /** Nothing to do (at a boundary): announced, but the button keeps focus. */
+  inert: boolean;
   pressed?: boolean;
 }
 
-function TransportButton({ label, glyph, keys, onClick, disabled, pressed }: ButtonSpec) {
+function TransportButton({ label, glyph, keys, onClick, inert, pressed, off }: ButtonSpec & { off: boolean }) {
   return (
     <button
       type="button"
       className={`tp-button ${pressed ? 'is-active' : ''}`}
       aria-label={label}
       title={`${label} (${keys})`}
-      onClick={onClick}
-      disabled={disabled}
+      onClick={inert ? undefined : onClick}
+      disabled={off}
+      aria-disabled={inert || undefined}
     >
       <span aria-hidden="true">{glyph}</span>
     </button>
@@ -60,29 +62,30 @@ export function Transport() {
   };
   const off = !ready;
   const buttons: ButtonSpec[] = [
-    { label: 'Go to start', glyph: '⏮', keys: 'Home', onClick: s.goToStart, disabled: off || atStart },
-    { label: 'Previous replace', glyph: '⇤', keys: '[', onClick: () => void s.navigate('prev-replace'), disabled: off || atStart },
-    { label: 'Previous surface change', glyph: '⏪', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), disabled: off || atStart },
-    { label: 'Previous step', glyph: '◀', keys: '← or k', onClick: () => s.stepBy(-1), disabled: off || atStart },
-    { label: 'Play', glyph: '▶', keys: 'Space', onClick: s.play, disabled: off || accepted === 0, pressed: playing },
-    { label: 'Pause', glyph: '⏸', keys: 'Space', onClick: s.pause, disabled: off, pressed: !playing },
-    { label: 'Next step', glyph: '▶|', keys: '→ or j', onClick: () => s.stepBy(1), disabled: off || atEnd },
-    { label: 'Next surface change', glyph: '⏩', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), disabled: off || atEnd },
-    { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), disabled: off || atEnd },
-    { label: 'Go to end', glyph: '⏭', keys: 'End', onClick: s.goToEnd, disabled: off || atEnd },
+    { label: 'Go to start', glyph: '⏮', keys: 'Home', onClick: s.goToStart, inert: atStart },
+    { label: 'Previous replace', glyph: '⇤', keys: '[', onClick: () => void s.navigate('prev-replace'), inert: atStart },
+    { label: 'Previous surface change', glyph: '⏪', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), inert: atStart },
+    { label: 'Previous step', glyph: '◀', keys: '← or k', onClick: () => s.stepBy(-1), inert: atStart },
+    { label: 'Play', glyph: '▶', keys: 'Space', onClick: s.play, inert: accepted === 0, pressed: playing },
+    { label: 'Pause', glyph: '⏸', keys: 'Space', onClick: s.pause, inert: false, pressed: !playing },
+    { label: 'Next step', glyph: '▶|', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
+    { label: 'Next surface change', glyph: '⏩', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
+    { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },
+    { label: 'Go to end', glyph: '⏭', keys: 'End', onClick: s.goToEnd, inert: atEnd },
   ];
 
   return (
     <section aria-label="Transport" className="transport">
       <div className="tp-buttons" role="group" aria-label="Step controls">
         {buttons.map((button) => (
-          <TransportButton key={button.label} {...button} />
+          <TransportButton key={button.label} {...button} off={off} />
         ))}
       </div>
-      <output className="tp-readout mono" aria-label="Cursor">
+      {/* Not an <output>: its implicit role="status" would compete with the app's status region. */}
+      <span className="tp-readout mono">
         step <b>{formatCount(step)}</b> / {formatCount(accepted)}
         {playing ? <span className="tp-playing"> ▶ playing</span> : null}
-      </output>
+      </span>
       <Scrubber />
       <label className="tp-speed">
         <span>speed</span>

@@ -1,0 +1,72 @@
+/**
+ * The real engine in a real web worker (Chromium): loading through the typed protocol with a
+ * transferred buffer, querying windows, a corrupt file, and worker death settling every request.
+ */
+import { describe, expect, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import { WorkerCoreClient } from '../../src/client/WorkerCoreClient';
+import { generateText } from '../../src/core/gen/generate';
+import type { RowFilter } from '../../src/protocol/protocol';
+
+const ALL: RowFilter = { families: [], surfaceOnly: false };
+
+async function fixture(path: string): Promise<ArrayBuffer> {
+  const base64 = await commands.readFile(path, 'base64');
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes.buffer;
+}
+
+describe('engine worker', () => {
+  it('loads a transferred file and answers windows, surfaces and brackets', async () => {
+    const client = new WorkerCoreClient();
+    const buffer = await fixture('tests/fixtures/teaching.jsonl');
+    const progress: number[] = [];
+    const summary = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer }, (p) => progress.push(p.bytes));
+    expect(buffer.byteLength).toBe(0); // transferred, not copied
+    expect(progress.length).toBeGreaterThan(0);
+    const s = summary.sessions[0]!;
+    expect(s).toMatchObject({ events: 54, accepted: 54, replacements: 2, surfaceError: null });
+    const firstReplace = await client.navigate(0, 0, 'next-replace');
+    expect(firstReplace).not.toBeNull();
+    const surface = await client.surface(0, firstReplace!, 0, 50);
+    expect(surface.change.kind).toBe('replace');
+    expect(surface.nodes.some((n) => n.replacement)).toBe(true);
+    const rows = await client.rows(0, firstReplace!, ALL, 0, 20);
+    expect(rows.total).toBe(54);
+    expect(rows.rows.some((r) => r.state === 'shadowed')).toBe(true);
+    const brackets = await client.brackets(0, s.accepted, 0, 100);
+    expect(brackets.map((b) => b.depth).sort()).toEqual([0, 1]);
+    client.terminate();
+  });
+
+  it('keeps the valid prefix of a corrupt file usable', async () => {
+    const client = new WorkerCoreClient();
+    const good = generateText({ seed: 3, events: 400 });
+    const lines = good.split('\n');
+    const text = [...lines.slice(0, 40), '{"type": broken', ...lines.slice(40)].join('\n');
+    const summary = await client.open({ kind: 'text', name: 'broken.jsonl', text }, () => {});
+    const s = summary.sessions[0]!;
+    expect(s.decodeError).toMatchObject({ line: 41 });
+    expect(s.accepted).toBeGreaterThan(0);
+    const rows = await client.rows(0, s.accepted, ALL, 0, 10);
+    expect(rows.rows).toHaveLength(10);
+    client.terminate();
+  });
+
+  it('rejects every pending request when the worker is terminated, and reports its death', async () => {
+    const client = new WorkerCoreClient();
+    let died: Error | null = null;
+    client.onDead((error) => (died = error));
+    const text = generateText({ seed: 4, events: 200_000 });
+    const pending = client.open({ kind: 'text', name: 'big.jsonl', text }, () => {});
+    const other = client.hello();
+    client.terminate();
+    await expect(pending).rejects.toThrow(/stopped/);
+    await expect(other).rejects.toThrow();
+    expect(died).not.toBeNull();
+    expect(client.dead).toBe(true);
+    await expect(client.hello()).rejects.toThrow();
+  });
+});
