@@ -35,6 +35,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     cancelPlayback: null,
     applyDeepLink: () => {},
     writtenHash: null,
+    sampleIndex: null,
   };
 
   const store = createStore<AppState>()(

@@ -41,8 +41,8 @@ export interface AppStoreDeps {
   scheduler?: Scheduler;
   /** Used for bundled samples only (user URLs are fetched by the engine). @default `fetch` */
   fetch?: FetchLike;
-  /** URL of a bundled sample. @default `samples/<name>.jsonl`, relative to the page */
-  sampleUrl?: (name: string) => string;
+  /** URL of a file of the bundled samples. @default `samples/<file>`, relative to the page */
+  sampleUrl?: (file: string) => string;
   /** Makes a fresh client after the engine died, to reload the file. */
   createClient?: () => CoreClient;
   /** Theme before the user picks one. @default 'light' */
@@ -100,7 +100,7 @@ export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
     location: deps.location ?? browserLocation(),
     scheduler: deps.scheduler ?? browserScheduler,
     fetch: deps.fetch ?? ((url) => globalThis.fetch(url)),
-    sampleUrl: deps.sampleUrl ?? ((name) => `samples/${encodeURIComponent(name)}.jsonl`),
+    sampleUrl: deps.sampleUrl ?? ((file) => `samples/${encodeURIComponent(file)}`),
     createClient: deps.createClient,
     defaultTheme: deps.defaultTheme ?? 'light',
   };

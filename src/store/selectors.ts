@@ -15,6 +15,7 @@ export const selectProgress = (s: AppState) => s.progress;
 export const selectSourceName = (s: AppState) => s.sourceName;
 export const selectLoadError = (s: AppState) => s.loadError;
 export const selectEngineError = (s: AppState) => s.engineError;
+export const selectSamples = (s: AppState) => s.samples;
 export const selectIsReady = (s: AppState): boolean => s.status === 'ready' && selectSession(s) !== null;
 
 /** Identifies what the engine currently holds for the views: refetch when it changes. */

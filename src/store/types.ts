@@ -15,6 +15,14 @@ export type LoadSource =
   | { kind: 'url'; url: string }
   | { kind: 'sample'; name: string };
 
+/** A bundled sample, as listed in `samples/index.json`. */
+export interface SampleInfo {
+  name: string;
+  file: string;
+  title: string;
+  description: string;
+}
+
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error' | 'cancelled';
 
 export interface LoadSlice {
@@ -31,6 +39,10 @@ export interface LoadSlice {
   loadError: string | null;
   /** Set when the engine died; the app offers to reload the file. */
   engineError: string | null;
+  /** The bundled samples offered on the start screen. */
+  samples: SampleInfo[];
+  /** Reads `samples/index.json` (once); keeps the built-in list when it is missing. */
+  loadSampleIndex(): Promise<void>;
   openSource(source: LoadSource): Promise<void>;
   cancelLoad(): Promise<void>;
   /** Opens the last source again (on a fresh client if the engine died). */
@@ -124,6 +136,8 @@ export interface StoreContext {
   cancelPlayback: (() => void) | null;
   /** Applies the URL hash once a load finished (deep-link slice). */
   applyDeepLink: () => void;
+  /** The sample manifest, fetched once when first needed. */
+  sampleIndex: Promise<SampleInfo[] | null> | null;
   /** The hash this store wrote last: a hash we wrote ourselves is not a link to follow. */
   writtenHash: string | null;
 }

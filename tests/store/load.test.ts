@@ -55,21 +55,41 @@ describe('loading', () => {
     expect(selectStatusText(store.getState())).toBe('Load cancelled.');
   });
 
-  it('loads a bundled sample through the injected fetch', async () => {
+  it('loads a bundled sample through the injected fetch, resolving its file from the manifest', async () => {
     const urls: string[] = [];
+    const manifest = JSON.stringify([{ name: 'large', file: 'large.jsonl.zstd', title: 'Large', description: 'big' }]);
     const { store, client } = makeTestStore(
       {},
       {
         fetch: async (url) => {
           urls.push(url);
-          return { ok: true, status: 200, statusText: 'OK', arrayBuffer: async () => bytes('{}\n') };
+          return { ok: true, status: 200, statusText: 'OK', arrayBuffer: async () => bytes(url.endsWith('index.json') ? manifest : '{}\n') };
+        },
+      },
+    );
+    await store.getState().loadSampleIndex();
+    expect(store.getState().samples.map((s) => s.file)).toEqual(['large.jsonl.zstd']);
+    await store.getState().openSource({ kind: 'sample', name: 'large' });
+    expect(urls).toEqual(['samples/index.json', 'samples/large.jsonl.zstd']);
+    expect((client.callsTo('open')[0]?.args[0] as { name: string }).name).toBe('large.jsonl.zstd');
+    expect(store.getState().status).toBe('ready');
+  });
+
+  it('falls back to the built-in sample list without a manifest', async () => {
+    const urls: string[] = [];
+    const { store } = makeTestStore(
+      {},
+      {
+        fetch: async (url) => {
+          urls.push(url);
+          const ok = !url.endsWith('index.json');
+          return { ok, status: ok ? 200 : 404, statusText: '', arrayBuffer: async () => bytes('{}\n') };
         },
       },
     );
     await store.getState().openSource({ kind: 'sample', name: 'teaching' });
-    expect(urls).toEqual(['samples/teaching.jsonl']);
-    expect((client.callsTo('open')[0]?.args[0] as { name: string }).name).toBe('teaching.jsonl');
-    expect(store.getState().status).toBe('ready');
+    expect(urls).toEqual(['samples/index.json', 'samples/teaching.jsonl']);
+    expect(store.getState().samples.map((s) => s.name)).toEqual(['teaching', 'nested', 'large']);
   });
 
   it('shows a clear message when a sample is missing, and refuses odd sample names', async () => {
@@ -80,7 +100,7 @@ describe('loading', () => {
     await store.getState().openSource({ kind: 'sample', name: 'nope' });
     expect(store.getState().status).toBe('error');
     expect(selectStatusText(store.getState())).toBe(
-      'Could not open nope.jsonl: The sample "nope" is not available (HTTP 404 Not Found).',
+      'Could not open sample "nope": The sample "nope" is not available (HTTP 404 Not Found).',
     );
     await store.getState().openSource({ kind: 'sample', name: '../secret' });
     expect(store.getState().loadError).toBe('"../secret" is not a sample name.');

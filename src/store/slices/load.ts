@@ -5,10 +5,47 @@
 import type { CoreClient } from '../../client/CoreClient';
 import { errorMessage, isAbortError } from '../../client/errors';
 import type { OpenRequest } from '../../protocol/protocol';
-import type { AppSlice, AppState, LoadSlice, LoadSource, StoreContext } from '../types';
+import type { AppSlice, AppState, LoadSlice, LoadSource, SampleInfo, StoreContext } from '../types';
 import { FRESH_SEARCH } from './filter';
 
-const SAMPLE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
+const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
+
+/** The bundled samples (public/samples), used until or unless `samples/index.json` says otherwise. */
+export const DEFAULT_SAMPLES: SampleInfo[] = [
+  { name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'Two short turns with a tool call, a prune and a compaction.' },
+  { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'Compactions inside compactions, and tool-result prunes.' },
+  { name: 'large', file: 'large.jsonl.zstd', title: 'Large log (Zstandard)', description: 'A long multi-frame session.' },
+];
+
+/** Keeps the well-formed entries of a sample manifest (our own file, still checked). */
+export function parseSampleIndex(json: unknown): SampleInfo[] {
+  if (!Array.isArray(json)) return [];
+  return json.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const e = entry as Record<string, unknown>;
+    if (typeof e.name !== 'string' || !SAFE_NAME.test(e.name)) return [];
+    if (typeof e.file !== 'string' || !SAFE_NAME.test(e.file)) return [];
+    return [
+      {
+        name: e.name,
+        file: e.file,
+        title: typeof e.title === 'string' ? e.title : e.name,
+        description: typeof e.description === 'string' ? e.description : '',
+      },
+    ];
+  });
+}
+
+async function fetchSampleIndex(ctx: StoreContext): Promise<SampleInfo[] | null> {
+  try {
+    const response = await ctx.deps.fetch(ctx.deps.sampleUrl('index.json'));
+    if (!response.ok) return null;
+    const list = parseSampleIndex(JSON.parse(new TextDecoder().decode(await response.arrayBuffer())));
+    return list.length > 0 ? list : null;
+  } catch {
+    return null;
+  }
+}
 
 export function sourceName(source: LoadSource): string {
   switch (source.kind) {
@@ -18,7 +55,7 @@ export function sourceName(source: LoadSource): string {
     case 'url':
       return source.url;
     case 'sample':
-      return `${source.name}.jsonl`;
+      return `sample "${source.name}"`;
   }
 }
 
@@ -43,8 +80,11 @@ async function toRequest(source: LoadSource, ctx: StoreContext): Promise<OpenReq
     case 'url':
       return { kind: 'url', url: source.url };
     case 'sample': {
-      if (!SAMPLE_NAME.test(source.name)) throw new Error(`"${source.name}" is not a sample name.`);
-      const url = ctx.deps.sampleUrl(source.name);
+      if (!SAFE_NAME.test(source.name)) throw new Error(`"${source.name}" is not a sample name.`);
+      const index = ctx.sampleIndex ?? (ctx.sampleIndex = fetchSampleIndex(ctx));
+      const known = (await index)?.find((sample) => sample.name === source.name);
+      const file = known?.file ?? DEFAULT_SAMPLES.find((sample) => sample.name === source.name)?.file ?? `${source.name}.jsonl`;
+      const url = ctx.deps.sampleUrl(file);
       let response;
       try {
         response = await ctx.deps.fetch(url);
@@ -55,7 +95,7 @@ async function toRequest(source: LoadSource, ctx: StoreContext): Promise<OpenReq
         const status = [response.status, response.statusText].filter(Boolean).join(' ');
         throw new Error(`The sample "${source.name}" is not available (HTTP ${status}).`);
       }
-      return { kind: 'bytes', name: `${source.name}.jsonl`, buffer: await response.arrayBuffer() };
+      return { kind: 'bytes', name: file, buffer: await response.arrayBuffer() };
     }
   }
 }
@@ -97,6 +137,13 @@ export const createLoadSlice =
       session: 0,
       loadError: null,
       engineError: null,
+      samples: DEFAULT_SAMPLES,
+
+      async loadSampleIndex() {
+        const index = ctx.sampleIndex ?? (ctx.sampleIndex = fetchSampleIndex(ctx));
+        const list = await index;
+        if (list) set({ samples: list });
+      },
 
       async openSource(source) {
         const token = ++ctx.loadToken;
