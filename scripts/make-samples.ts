@@ -74,11 +74,15 @@ async function main(): Promise<void> {
   const enc = (t: string): Uint8Array => new TextEncoder().encode(t);
   writeFileSync(
     join(fixtures, 'export.zip'),
-    zipSync({
+    zipSync(
+      {
       'session.jsonl': enc(generateText({ seed: 40, events: 500, sessionId: 'root' })),
       'subagents/child-1/session.jsonl': enc(child(1)),
       'subagents/child-2/session.jsonl': enc(child(2)),
-    }),
+      },
+      // A fixed timestamp keeps the archive byte-identical from run to run.
+      { mtime: new Date(Date.UTC(2026, 0, 1)) },
+    ),
   );
 }
 

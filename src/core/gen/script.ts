@@ -27,6 +27,7 @@ export class SessionScript {
   private turn = 0;
   private step = 0;
   private stepOpen = false;
+  private turnOpen = false;
   private ids = 0;
   readonly id: string;
 
@@ -60,6 +61,7 @@ export class SessionScript {
   userTurn(text: string): number {
     this.turn += 1;
     this.step = 0;
+    this.turnOpen = true;
     this.push({ type: 'turn/start', data: { turn: this.turn } });
     this.beginStep();
     return this.push({
@@ -150,11 +152,12 @@ export class SessionScript {
 
   /** Close the current turn. */
   endTurn(): void {
+    this.turnOpen = false;
     this.push({ type: 'turn/end', data: { turn: this.turn, reason: { kind: 'completed' } } });
   }
 
   /**
-   * A summarizing compaction inside the open turn (events.md §6.1) replacing the current nodes
+   * A summarizing compaction (events.md §6.1; standalone between turns, §6.2) replacing the current nodes
    * from `start` to `end` (by position) with a checkpoint carrying `summary`. Returns its seq.
    */
   compact(start: number, end: number, summary: string): number {
@@ -163,7 +166,9 @@ export class SessionScript {
     if (from < 0 || to < from) throw new Error(`cannot compact ${start}…${end}: not a surface range`);
     const shadowed = this.nodes.slice(from, to + 1);
     const compactionId = this.nextId('compaction');
-    const startSeq = this.push({ type: 'compaction/start', data: { compactionId, turn: this.turn } });
+    // Inside a turn a compaction belongs to it; between turns it is standalone (turn null).
+    const turn = this.turnOpen ? this.turn : null;
+    const startSeq = this.push({ type: 'compaction/start', data: { compactionId, turn } });
     const summarySeq = this.push({
       type: 'compaction/summary',
       data: {
@@ -192,7 +197,7 @@ export class SessionScript {
       surfaceOp: { op: 'replace', start, end },
     });
     this.nodes.splice(from, to - from + 1, checkpoint);
-    this.push({ type: 'compaction/end', data: { compactionId, turn: this.turn } });
+    this.push({ type: 'compaction/end', data: { compactionId, turn } });
     return checkpoint;
   }
 

@@ -1,0 +1,39 @@
+// Installs React Fast Refresh in development from a module file: the CSP forbids the inline
+// preamble script Vite would otherwise inject. In a production build this module is empty.
+import '@vitejs/plugin-react/preamble';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { CoreClient } from './client/CoreClient';
+import { InProcessCoreClient } from './client/InProcessCoreClient';
+import { WorkerCoreClient } from './client/WorkerCoreClient';
+import { loadInProcessEngine } from './client/engineFallback';
+import { createAppStore } from './store/createAppStore';
+import { AppStoreProvider } from './store/react';
+import { App } from './ui/App';
+
+/** The engine runs in a worker; where `Worker` is missing it runs here (lazily loaded). */
+function createClient(): CoreClient {
+  if (typeof Worker === 'function') return new WorkerCoreClient();
+  return new InProcessCoreClient(loadInProcessEngine());
+}
+
+const prefersDark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+const store = createAppStore(createClient(), { createClient, defaultTheme: prefersDark ? 'dark' : 'light' });
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element.');
+createRoot(root).render(
+  <StrictMode>
+    <AppStoreProvider store={store}>
+      <App />
+    </AppStoreProvider>
+  </StrictMode>,
+);
+
+// `?url=…` opens a log from a server (the user asked by opening that link); `?sample=NAME`
+// opens a bundled sample (`npm start` opens `/?sample=teaching`).
+const params = new URLSearchParams(location.search);
+const url = params.get('url');
+const sample = params.get('sample');
+if (url) void store.getState().openSource({ kind: 'url', url });
+else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });

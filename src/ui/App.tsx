@@ -1,0 +1,40 @@
+/** Lays out the app; every panel reads the store itself. */
+import { useCallback, useState } from 'react';
+import { useAppStore } from '../store/react';
+import { selectLoad, selectStatus } from '../store/selectors';
+import { useFileDrop } from './hooks/useFileDrop';
+import { useShortcuts } from './hooks/useShortcuts';
+import { useTheme } from './hooks/useTheme';
+import { DeepLinkBanner } from './panels/DeepLinkBanner';
+import { ErrorBanner } from './panels/ErrorBanner';
+import { Header } from './panels/Header';
+import { ShortcutSheet } from './panels/ShortcutSheet';
+import { StartScreen } from './panels/start/StartScreen';
+import { StatusBar } from './panels/StatusBar';
+import { Workspace } from './Workspace';
+
+export function App() {
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const openSheet = useCallback(() => setSheetOpen(true), []);
+  const hasLoad = useAppStore(selectLoad) !== null;
+  const status = useAppStore(selectStatus);
+  const dragging = useFileDrop();
+  useTheme();
+  useShortcuts(openSheet);
+  return (
+    // data-status lets browser tests and benchmarks wait for "ready" instead of sleeping.
+    <div className="app" data-status={status}>
+      <Header onShowShortcuts={openSheet} />
+      <ErrorBanner />
+      <DeepLinkBanner />
+      <main className="main">{hasLoad ? <Workspace /> : <StartScreen />}</main>
+      <StatusBar />
+      <ShortcutSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />
+      {dragging ? (
+        <div className="drop-overlay" aria-hidden="true">
+          <p>Drop to open</p>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * What went wrong, where, with the exact message: a dead engine (with Reload), a failed open, a
+ * surface error (seq, line, rule message: the valid prefix stays navigable) or a decode stop.
+ * Not a live region: the status region announces the same facts once.
+ */
+import { useAppStore } from '../../store/react';
+import {
+  formatSeqValue,
+  selectEngineError,
+  selectLoadError,
+  selectSession,
+  selectSourceName,
+  selectStatus,
+} from '../../store/selectors';
+import { formatCount } from '../format';
+
+export function ErrorBanner() {
+  const engineError = useAppStore(selectEngineError);
+  const status = useAppStore(selectStatus);
+  const loadError = useAppStore(selectLoadError);
+  const name = useAppStore(selectSourceName);
+  const session = useAppStore(selectSession);
+  const reload = useAppStore((s) => s.reload);
+  const jumpToSeq = useAppStore((s) => s.jumpToSeq);
+  const surface = session?.surfaceError ?? null;
+  const decode = session?.decodeError ?? null;
+
+  return (
+    <div className="banners">
+      {engineError ? (
+        <div className="banner banner-error" aria-label="Engine stopped">
+          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span>{engineError}</span>
+          <button type="button" onClick={() => void reload()}>
+            Reload file
+          </button>
+        </div>
+      ) : null}
+      {status === 'error' && !engineError ? (
+        <div className="banner banner-error" aria-label="Load error">
+          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span>
+            Could not open <b>{name}</b>: {loadError}
+          </span>
+        </div>
+      ) : null}
+      {surface && status === 'ready' ? (
+        <div className="banner banner-error" aria-label="Surface error">
+          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span>
+            <b>Surface error</b> at seq <span className="mono">{formatSeqValue(surface.seq)}</span>
+            {surface.line === null ? '' : <>, line <span className="mono">{surface.line}</span></>}:{' '}
+            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>. The
+            first {formatCount(session?.accepted ?? 0)} events stay fully navigable.
+          </span>
+          {typeof surface.seq === 'number' ? (
+            <button type="button" onClick={() => jumpToSeq(surface.seq as number)}>
+              Show event
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {decode && status === 'ready' ? (
+        <div className="banner banner-warning" aria-label="Decode error">
+          <span className="banner-icon" aria-hidden="true">▲</span>
+          <span>
+            <b>Decoding stopped</b>
+            {decode.line === null ? '' : ` at line ${decode.line}`}
+            {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>.
+            Events before it are loaded.
+          </span>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/** The app bar: name, the open file, Open log (once a log is open), theme, shortcuts. */
+import { useAppStore } from '../../store/react';
+import { selectLoad, selectSession, selectTheme } from '../../store/selectors';
+import { OpenLogInput } from './start/OpenLogInput';
+import { formatCount } from '../format';
+
+export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
+  const load = useAppStore(selectLoad);
+  const session = useAppStore(selectSession);
+  const theme = useAppStore(selectTheme);
+  const toggleTheme = useAppStore((s) => s.toggleTheme);
+  return (
+    <header className="appbar">
+      <span className="brand">
+        <span className="brand-mark" aria-hidden="true">◧</span> Surface Lens
+      </span>
+      {load && session ? (
+        <span className="appbar-file" title={session.path}>
+          <span className="mono">{load.file}</span>
+          <span className="muted">
+            {formatCount(session.events)} events · {formatCount(session.nodes)} nodes · {formatCount(session.replacements)} replaces
+          </span>
+        </span>
+      ) : null}
+      <span className="appbar-spacer" />
+      {load ? <OpenLogInput variant="compact" /> : null}
+      <button type="button" className="icon-button" aria-pressed={theme === 'dark'} aria-label="Dark theme" title="Dark theme" onClick={toggleTheme}>
+        <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span>
+      </button>
+      <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShowShortcuts}>
+        <span aria-hidden="true">?</span>
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,29 @@
+/**
+ * The status bar. Its `role="status"` part reads "Loaded N events" when a load finishes, or the
+ * error; the details beside it are not part of the announcement.
+ */
+import { useAppStore } from '../../store/react';
+import { selectLoad, selectSession, selectStatusText } from '../../store/selectors';
+import { formatBytes } from '../format';
+
+export function StatusBar() {
+  const text = useAppStore(selectStatusText);
+  const load = useAppStore(selectLoad);
+  const session = useAppStore(selectSession);
+  return (
+    <footer className="statusbar">
+      <div role="status" className="status-text">
+        {text}
+      </div>
+      {load && session ? (
+        <div className="status-details mono">
+          <span>{session.format}</span>
+          <span>{formatBytes(load.bytes)}</span>
+          <span>{Math.round(load.elapsedMs)} ms</span>
+          {session.partial ? <span title="A window of the session: seqs start at the base seq">window from seq {session.baseSeq}</span> : null}
+          <span title="Content fingerprint (deep links)">fp {session.fingerprint.slice(0, 12)}</span>
+        </div>
+      ) : null}
+    </footer>
+  );
+}

@@ -1,0 +1,100 @@
+/** The empty state of the app: drop, pick, paste, a URL, or a bundled sample. */
+import { useEffect, useId, useState } from 'react';
+import type { FormEvent } from 'react';
+import { useAppStore } from '../../../store/react';
+import { selectSamples, selectStatus } from '../../../store/selectors';
+import { LoadProgress } from './LoadProgress';
+import { OpenLogInput } from './OpenLogInput';
+
+function PasteForm() {
+  const openSource = useAppStore((s) => s.openSource);
+  const [text, setText] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim() !== '') void openSource({ kind: 'text', name: 'pasted text', text });
+  };
+  return (
+    <form className="start-card" onSubmit={submit}>
+      <label htmlFor={id} className="start-label">
+        Paste log text
+      </label>
+      <textarea id={id} rows={5} spellCheck={false} placeholder='{"type":"session",…}' value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      <button type="submit" disabled={text.trim() === ''}>
+        Open pasted text
+      </button>
+    </form>
+  );
+}
+
+function UrlForm() {
+  const openSource = useAppStore((s) => s.openSource);
+  const [url, setUrl] = useState('');
+  const id = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (url.trim() !== '') void openSource({ kind: 'url', url: url.trim() });
+  };
+  return (
+    <form className="start-card" onSubmit={submit}>
+      <label htmlFor={id} className="start-label">
+        Open from a URL
+      </label>
+      <input id={id} type="url" placeholder="https://example.com/session.jsonl" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+      <button type="submit" disabled={url.trim() === ''}>
+        Fetch
+      </button>
+      <p className="hint">Fetched only when you ask. The server must allow cross-origin requests (CORS).</p>
+    </form>
+  );
+}
+
+function Samples() {
+  const samples = useAppStore(selectSamples);
+  const openSource = useAppStore((s) => s.openSource);
+  const loadIndex = useAppStore((s) => s.loadSampleIndex);
+  useEffect(() => {
+    void loadIndex();
+  }, [loadIndex]);
+  return (
+    <section className="start-card" aria-labelledby="samples-title">
+      <h2 id="samples-title" className="start-label">
+        Samples
+      </h2>
+      <ul className="samples">
+        {samples.map((sample) => (
+          <li key={sample.name}>
+            <button type="button" onClick={() => void openSource({ kind: 'sample', name: sample.name })}>
+              {sample.title}
+            </button>
+            <span className="hint">{sample.description}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function StartScreen() {
+  const loading = useAppStore(selectStatus) === 'loading';
+  return (
+    <div className="start">
+      <header className="start-hero">
+        <h1>Surface Lens</h1>
+        <p>Load a DeepSeek Harness session log, validate it, and step through the surface the model sees.</p>
+      </header>
+      {loading ? <LoadProgress /> : null}
+      <div className="start-grid">
+        <div className="start-card dropzone">
+          <p className="dropzone-title">Drop a log anywhere on this page</p>
+          <p className="hint">.jsonl · .jsonl.zst · .jsonl.gz · export .zip · stream-json · JSON array</p>
+          <OpenLogInput />
+          <p className="hint">Files stay on your machine: they are decoded in a worker in this tab.</p>
+        </div>
+        <PasteForm />
+        <UrlForm />
+        <Samples />
+      </div>
+    </div>
+  );
+}
