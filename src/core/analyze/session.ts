@@ -67,6 +67,8 @@ export interface AnalyzerOptions {
 export interface FoldProbe {
   /** The fold's exact message when it refused event `index` (always asked after folding it). */
   errorAt(index: number): string | null;
+  /** A copy of the fold state when the fold has accepted exactly `count` events, else `null`. */
+  stateAfter(count: number): SurfaceState | null;
 }
 
 /** False when a surface event's derived message is null (surface.md §7), without copying it. */
@@ -96,12 +98,15 @@ export class SessionAnalyzer implements EventSink {
     this.baseSeq = options.baseSeq ?? 0;
     const probe: FoldProbe = {
       errorAt: (index) => (this.error !== null && this.error.index === index ? this.error.message : null),
+      stateAfter: (count) =>
+        this.accepted === count ? { nodes: this.state.nodes.slice(), replaceGeneration: this.state.replaceGeneration } : null,
     };
     this.checks = options.checksFor ? options.checksFor(probe) : [];
     if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
   }
 
-  event(value: unknown, index: number, origin: EventOrigin): void {
+  /** `text`: the line the event came from, when there is one (see {@link EventCheck.event}). */
+  event(value: unknown, index: number, origin: EventOrigin, text?: string): void {
     if (!this.builder) {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
       this.baseSeq = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
@@ -110,7 +115,7 @@ export class SessionAnalyzer implements EventSink {
     this.columns.add(value);
     if (this.error === null) this.fold(value, index, origin);
     else this.builder.add(index, null);
-    for (const check of this.checks) check.event(value, index, origin.line > 0 ? origin.line : null);
+    for (const check of this.checks) check.event(value, index, origin.line > 0 ? origin.line : null, text);
   }
 
   private fold(value: unknown, index: number, origin: EventOrigin): void {

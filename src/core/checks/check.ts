@@ -9,8 +9,14 @@ import type { Diagnostic, Severity } from '../model';
 
 /** A diagnostic check fed one decoded event at a time, in log order. */
 export interface EventCheck {
-  /** Called once per decoded event in log order. `value` is the parsed event (any JSON value). */
-  event(value: unknown, index: number, line: number | null): void;
+  /**
+   * Called once per decoded event in log order. `value` is the parsed event (any JSON value).
+   * `text`, when given, is the JSON text `value` was parsed from or a text containing it (the
+   * whole line: a packed row for its members, a stream-json envelope for its event). Every number
+   * in `value` is then written in `text` as a literal, or computed by the packed-row expansion
+   * from such literals. Checks must give the same verdicts with or without it.
+   */
+  event(value: unknown, index: number, line: number | null, text?: string): void;
   /** Called once after the last event; returns the findings (may also have been accumulated). */
   finish(): Diagnostic[];
 }

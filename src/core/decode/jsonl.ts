@@ -6,7 +6,7 @@
  * is alive. Alongside the fold-input decoding it tracks the upstream loader's view of the same
  * lines (torn tail vs fatal damage), which only ever becomes diagnostics.
  */
-import type { DecodeErrorInfo, EventSink, SessionFormat } from '../model';
+import type { DecodeErrorInfo, EventOrigin, EventSink, SessionFormat } from '../model';
 import type { ByteBuffer } from '../util/grow';
 import { LineLog, RowKind } from './line-log';
 import { expandPackedRow, isPackedRow, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
@@ -19,7 +19,12 @@ export interface TextSession {
   /** stream-json: the `sessionId` the events were grouped by. */
   streamSessionId: string | null;
   log: LineLog;
-  sink: EventSink;
+  sink: TextEventSink;
+}
+
+/** An {@link EventSink} that is also handed the text of the line each event came from. */
+export interface TextEventSink extends EventSink {
+  event(value: unknown, index: number, origin: EventOrigin, text?: string): void;
 }
 
 /** What the upstream loader's line scanner would make of the text (log-format.md §4). */
@@ -39,7 +44,7 @@ export interface LoaderScan {
 }
 
 /** Creates the sink for each session as it is discovered. */
-export type SinkFactory = (session: Omit<TextSession, 'sink'>) => EventSink;
+export type SinkFactory = (session: Omit<TextSession, 'sink'>) => TextEventSink;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const LF = 0x0a;
@@ -258,8 +263,8 @@ export class JsonlScanner {
         this.ensurePrimary(headerless ? 'headerless-jsonl' : 'jsonl', null);
       }
     }
-    if (this.mode === 'stream') this.streamLine(value, start);
-    else this.eventLine(value, start);
+    if (this.mode === 'stream') this.streamLine(value, start, text);
+    else this.eventLine(value, start, text);
   }
 
   private fail(message: string, byte: number): void {
@@ -280,7 +285,7 @@ export class JsonlScanner {
     this.loaderDecoded(Array.isArray(value) && isPackedRowArray(value) ? value : [value]);
   }
 
-  private eventLine(value: unknown, start: number): void {
+  private eventLine(value: unknown, start: number, text: string): void {
     const session = this.ensurePrimary(this.format, null);
     const log = session.log;
     if (isPackedRow(value)) {
@@ -295,33 +300,33 @@ export class JsonlScanner {
       }
       this.loaderDecoded(events);
       const row = log.addRow(start, this.lineNo, RowKind.Packed);
-      for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start);
+      for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start, text);
       return;
     }
     // The upstream loader sees an array line as one (malformed) event.
     this.loaderDecoded([value]);
     if (Array.isArray(value)) {
       const row = log.addRow(start, this.lineNo, RowKind.ArrayElement);
-      for (let k = 0; k < value.length; k++) this.emit(session, value[k], row, k, start);
+      for (let k = 0; k < value.length; k++) this.emit(session, value[k], row, k, start, text);
       return;
     }
-    this.emit(session, value, log.addRow(start, this.lineNo, RowKind.Plain), -1, start);
+    this.emit(session, value, log.addRow(start, this.lineNo, RowKind.Plain), -1, start, text);
   }
 
-  private streamLine(value: unknown, start: number): void {
+  private streamLine(value: unknown, start: number, text: string): void {
     if (typeOf(value) !== 'session_event') return; // `result` and other records carry no events
     const id = String((value as { sessionId?: unknown }).sessionId);
     const session = this.streamSession(id);
     const row = session.log.addRow(start, this.lineNo, RowKind.StreamEnvelope);
-    this.emit(session, (value as { event?: unknown }).event, row, -1, start);
+    this.emit(session, (value as { event?: unknown }).event, row, -1, start, text);
   }
 
-  private emit(session: TextSession, value: unknown, row: number, member: number, byte: number): void {
+  private emit(session: TextSession, value: unknown, row: number, member: number, byte: number, text: string): void {
     const log = session.log;
     const index = log.length;
     log.addEvent(row, member);
     this.events += 1;
-    session.sink.event(value, index, { line: this.lineNo, byte, member });
+    session.sink.event(value, index, { line: this.lineNo, byte, member }, text);
   }
 }
 

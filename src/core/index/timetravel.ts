@@ -517,6 +517,36 @@ export class TimeTravelIndex {
     return node >= 0 && this.c.message[node] === 1;
   }
 
+  /**
+   * The human transcript aligned with the model view after `step` (surface.md §8): one row per
+   * surface node in model order, each with the append-origin events it stands for, in log
+   * order. An append that is still current stands for itself; a replacement stands for every
+   * append it shadows, directly or through nested replaces.
+   *
+   * This works because append-origin nodes sit in the global order in log order, and a
+   * replacement sits immediately before everything it covers.
+   */
+  alignedViews(step: number): { model: number; transcript: number[] }[] {
+    const k = this.clampStep(step);
+    const c = this.c;
+    const rows: { model: number; transcript: number[] }[] = [];
+    const rowOfNode = new Map<number, { model: number; transcript: number[] }>();
+    for (let p = 0; p < c.nodeAtPos.length; p++) {
+      const node = c.nodeAtPos[p] as number;
+      if ((c.enter[node] as number) > k) continue;
+      if ((c.leave[node] as number) > k) {
+        const row = { model: c.nodeSeq[node] as number, transcript: [] as number[] };
+        rows.push(row);
+        rowOfNode.set(node, row);
+      }
+      if ((c.replOfNode[node] as number) >= 0) continue; // replacements are model-only
+      let at = node;
+      while ((c.leave[at] as number) <= k) at = c.replacer[at] as number;
+      rowOfNode.get(at)?.transcript.push(c.nodeSeq[node] as number);
+    }
+    return rows;
+  }
+
   /** Approximate memory held by the index, in bytes. */
   byteSize(): number {
     const c = this.c;

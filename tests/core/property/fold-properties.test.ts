@@ -131,3 +131,30 @@ describe('generated logs', () => {
     });
   }
 });
+
+describe('aligned views', () => {
+  for (const seed of [41, 42, 43]) {
+    it(`seed ${seed}: every append-origin event before k appears once, under the node that stands for it`, async () => {
+      const text = generateText({ seed, events: 3000, compaction: { thresholdTokens: 3000 }, pruneThreshold: 1500 });
+      const { events } = naiveDecode(text);
+      const session = await analyse(text, 64);
+      const rng = new Rng(`views-${seed}`);
+      for (let n = 0; n < 20; n++) {
+        const k = rng.int(0, session.fold.accepted);
+        const rows = session.index.alignedViews(k);
+        expect(rows.map((r) => r.model)).toEqual(session.index.nodesAt(k));
+        const appends = events
+          .slice(0, k)
+          .filter((e) => (e as { surfaceOp?: unknown }).surfaceOp === 'append')
+          .map((e) => (e as { seq: number }).seq);
+        expect(rows.flatMap((r) => r.transcript)).toEqual(appends);
+        for (const row of rows) {
+          for (const seq of row.transcript) {
+            const c = session.index.classify(seq, k);
+            expect(c.state === 'current' ? seq : c.state === 'shadowed' ? c.visible : null).toBe(row.model);
+          }
+        }
+      }
+    });
+  }
+});
