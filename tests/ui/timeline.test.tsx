@@ -39,7 +39,7 @@ describe('Timeline', () => {
       grid.scrollTop = height - 440;
       fireEvent.scroll(grid);
     });
-    await waitFor(() => expect(loadedRows().some((row) => row.getAttribute('data-seq') === '999999')).toBe(true));
+    await waitFor(() => expect(loadedRows().some((row) => row.getAttribute('data-seq') === '999999')).toBe(true), { timeout: 5000 });
     expect(rows().length).toBeLessThan(60);
   });
 

@@ -3,6 +3,7 @@
  * view needs (upstream's loader folds the upgraded events, not the raw ones).
  */
 import type { EventCheck, SurfaceStep } from '../checks/check';
+import { isRecord } from '../checks/check';
 import type { HeaderLineResult } from '../checks/header';
 import { upgradeLegacyEvent } from '../checks/legacy';
 import { LoaderCheck } from '../checks/loader';
@@ -25,10 +26,15 @@ export interface CheckContext {
 
 /**
  * A streaming fold over the loader's upgraded events (log-format.md §11 L7, S8). For a log with
- * no legacy shapes it agrees with the raw fold; it exists for the logs where they differ.
+ * no legacy shapes it agrees with the raw fold, so the loader asks the raw fold's verdicts until
+ * the upgrade first changes an event (see `LoaderCheckOptions.rawSurface`); only from there on,
+ * and for the crash-repair closers, does this fold run. On its first call, at index `i`, it
+ * starts from the state after the log's events `0…i-1`: the raw fold's own state when that is
+ * where the raw fold stands (always so for the closers), else a refold of those events from the
+ * log (a legacy upgrade in the middle of a log; legacy logs are small).
  */
-function loaderFold(log: EventLog, sessionId: string): SurfaceStep {
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceStep {
+  let state: SurfaceState | null = null;
   const quiet = { sessionId, messageIdAt: () => undefined, upgraded: () => {} };
   const lookup = (seq: number): unknown => {
     try {
@@ -37,7 +43,16 @@ function loaderFold(log: EventLog, sessionId: string): SurfaceStep {
       return log.event(seq);
     }
   };
+  const catchUp = (count: number): SurfaceState => {
+    const raw = fold.stateAfter(count);
+    if (raw !== null) return raw;
+    // The loader accepted these events unchanged, so the raw fold accepted them too: no refusal.
+    const fresh: SurfaceState = { nodes: [], replaceGeneration: 0 };
+    for (let i = 0; i < count; i++) applyPlan(fresh, planEvent(log.event(i), i, fresh.nodes, lookup));
+    return fresh;
+  };
   return (event, index) => {
+    state ??= catchUp(index);
     try {
       applyPlan(state, planEvent(event, index, state.nodes, lookup));
       return null;
@@ -47,27 +62,59 @@ function loaderFold(log: EventLog, sessionId: string): SurfaceStep {
   };
 }
 
-/** A check that turns the loader's final verdict into one summary line. */
-class LoaderSummary implements EventCheck {
-  constructor(private readonly loader: LoaderCheck) {}
-  event(): void {}
+/** The loader's final verdict as one summary line. */
+function loaderSummary(loader: LoaderCheck): Diagnostic {
+  const { loadError, appended } = loader.loaderResult();
+  const message =
+    loadError === null
+      ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
+      : `upstream's loader refuses this log: ${loadError}`;
+  return { severity: 'info', rule: 'loader/result', seq: null, line: null, message };
+}
+
+/**
+ * All standard checks behind one {@link EventCheck}: the analyzer's per-event call stays
+ * monomorphic, each check is called directly, and the loader can reuse the seed check's work.
+ * Findings come in the fixed order seed, loader, loader summary, relational.
+ */
+class StandardChecks implements EventCheck {
+  constructor(
+    private readonly seed: SeedCheck,
+    private readonly loader: LoaderCheck | null,
+    private readonly relational: RelationalCheck,
+  ) {}
+
+  event(value: unknown, index: number, line: number | null, text?: string): void {
+    // The seed check goes first: the loader reuses its verdict on this event.
+    if (isRecord(value) && value.type === 'assistant/chunk') {
+      // Most events are chunks; each check has a path for them that skips what cannot apply.
+      this.seed.chunkEvent(value, index, line, text);
+      if (this.loader !== null) this.loader.chunkEvent(value, index, line);
+      this.relational.chunkEvent(value, index, line);
+      return;
+    }
+    this.seed.event(value, index, line, text);
+    if (this.loader !== null) this.loader.event(value, index, line);
+    this.relational.event(value, index, line);
+  }
+
   finish(): Diagnostic[] {
-    const { loadError, appended } = this.loader.loaderResult();
-    const message =
-      loadError === null
-        ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
-        : `upstream's loader refuses this log: ${loadError}`;
-    return [{ severity: 'info', rule: 'loader/result', seq: null, line: null, message }];
+    const out = this.seed.finish();
+    if (this.loader !== null) out.push(...this.loader.finish(), loaderSummary(this.loader));
+    out.push(...this.relational.finish());
+    return out;
   }
 }
 
 /** Build the checks for one session. */
 export function standardChecks(ctx: CheckContext): EventCheck[] {
-  const checks: EventCheck[] = [new SeedCheck({ surface: (_event, index) => ctx.fold.errorAt(index) })];
+  const probe = ctx.fold;
+  const rawSurface: SurfaceStep = (_event, index) => probe.errorAt(index);
+  const seed = new SeedCheck({ surface: rawSurface });
+  let loader: LoaderCheck | null = null;
   if (ctx.header !== null) {
-    const loader = new LoaderCheck(ctx.header, { surface: loaderFold(ctx.log, ctx.header.sessionId ?? '') });
-    checks.push(loader, new LoaderSummary(loader));
+    const surface = loaderFold(probe, ctx.log, ctx.header.sessionId ?? '');
+    loader = new LoaderCheck(ctx.header, { surface, rawSurface, seed });
   }
-  checks.push(new RelationalCheck());
-  return checks;
+  return [new StandardChecks(seed, loader, new RelationalCheck())];
 }

@@ -34,6 +34,13 @@ export class InterruptedTurnTracker {
   turnStartIndex: number | null = null;
   turnStartLine: number | null = null;
 
+  /** {@link event} for a record of type `assistant/chunk`, which only moves the last seq and time. */
+  chunk(value: Record<string, unknown>): void {
+    this.seen = true;
+    this.lastSeq = value.seq;
+    this.lastTime = value.time;
+  }
+
   /** Fold one event (already upgraded, §12) at position `index`. */
   event(value: unknown, index: number, line: number | null): void {
     if (!isRecord(value)) return;

@@ -49,6 +49,19 @@ export interface LoaderCheckOptions {
    * it the restore checks S2–S7 only.
    */
   surface?: SurfaceStep;
+  /**
+   * The raw fold's verdict on event `index` of the log as decoded (a {@link SurfaceStep} of the
+   * un-upgraded events). While the upgrade has changed no event, the restore folds exactly the
+   * raw events, so its verdicts are these and `surface` is not called. `surface` is then first
+   * called at the first upgraded event (or the first closer), at some index `i`, and must fold
+   * the log's events `0…i-1` itself before that one — they are the decoded events, unchanged.
+   */
+  rawSurface?: SurfaceStep;
+  /**
+   * A create-mode {@link SeedCheck} fed the same events just before this check: the restore takes
+   * its S2–S7 verdicts for the events the upgrade leaves unchanged instead of recomputing them.
+   */
+  seed?: SeedCheck;
 }
 
 /** A recorded failure: where, and upstream's message. */
@@ -83,6 +96,9 @@ export class LoaderCheck implements EventCheck {
   private currentLine: number | null = null;
   private closerEvents: Record<string, unknown>[] | null = null;
   private finished: Diagnostic[] | null = null;
+  private readonly seed: SeedCheck | null;
+  /** True once the restore's events differ from the raw log: an upgrade, or the closers. */
+  private diverged = false;
 
   /**
    * @param header the result of `checkHeaderLine` for this log
@@ -98,7 +114,14 @@ export class LoaderCheck implements EventCheck {
       messageIdAt: (seq) => this.toolResultIds.get(seq),
       upgraded: (seq, description) => this.noteUpgrade(seq, description),
     };
-    this.restore = new SeedCheck(options.surface ? { mode: 'restore', surface: options.surface } : { mode: 'restore' });
+    this.seed = options.seed ?? null;
+    const surface = options.surface;
+    const raw = options.rawSurface;
+    const step: SurfaceStep | undefined =
+      surface === undefined || raw === undefined
+        ? surface
+        : (event, index) => (this.diverged ? surface(event, index) : raw(event, index));
+    this.restore = new SeedCheck(step ? { mode: 'restore', surface: step } : { mode: 'restore' });
     if (header.header !== null) {
       // Restore validates the session header before any event (§5.3). An error refuses the log;
       // a warning (the `{{cwd}}` fixture placeholder) is only reported.
@@ -110,8 +133,12 @@ export class LoaderCheck implements EventCheck {
   }
 
   event(value: unknown, index: number, line: number | null): void {
-    this.count++;
     const raw = isRecord(value) ? value : null;
+    if (raw !== null && raw.type === 'assistant/chunk') {
+      this.chunkEvent(raw, index, line);
+      return;
+    }
+    this.count++;
     this.scanLegacy(raw, index, line);
     this.currentIndex = index;
     this.currentLine = line;
@@ -124,15 +151,34 @@ export class LoaderCheck implements EventCheck {
     }
     const event = isRecord(upgraded) ? upgraded : null;
     const type = event?.type;
-    const shape = messageShapeProblem(type, event?.data);
+    // The create check's S2–S7 verdict on this very event, when it has one (see `seed`).
+    const verdict = upgraded === value && this.seed !== null ? this.seed.shapeVerdict(index) : undefined;
+    // An event that passed S2–S7 passed S6, the same message shape check.
+    const shape = verdict === null ? null : messageShapeProblem(type, event?.data);
     if (shape !== null) {
       this.failUpgrade('loader/message-shape', index, line, `session event at seq ${String(event?.seq)} ${shape}`);
     }
     if (type === 'tool/result') this.rememberToolResult(event);
     this.checkType(event, index, line);
     this.repair.event(upgraded, index, line);
-    this.restore.event(upgraded, index, line);
-    this.lastIsEndSeed = type === 'session/end-seed';
+    const isEndSeed = type === 'session/end-seed';
+    if (upgraded !== value) this.diverged = true;
+    if (verdict !== undefined) this.restore.judgedEvent(upgraded, isEndSeed, index, line, verdict);
+    else this.restore.event(upgraded, index, line);
+    this.lastIsEndSeed = isEndSeed;
+  }
+
+  /**
+   * {@link event} for an event the caller knows to be a record of type `assistant/chunk`: no
+   * legacy scan, upgrade, message shape or type check applies to it.
+   */
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null): void {
+    this.count++;
+    this.repair.chunk(event);
+    const verdict = this.seed !== null ? this.seed.shapeVerdict(index) : undefined;
+    if (verdict !== undefined) this.restore.judgedEvent(event, false, index, line, verdict);
+    else this.restore.chunkEvent(event, index, line);
+    this.lastIsEndSeed = false;
   }
 
   /** L3: remember the first seq of each refused legacy kind; the verdict waits for the whole log. */
@@ -207,6 +253,7 @@ export class LoaderCheck implements EventCheck {
     if (this.finished !== null) return this.finished;
     const closers = this.repair.closers();
     this.closerEvents = closers;
+    this.diverged = true;
     let index = this.count;
     for (const closer of closers) this.restore.event(closer, index++, null);
     const out: Diagnostic[] = [...this.notes];

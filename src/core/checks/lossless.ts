@@ -4,6 +4,28 @@
  * overflowed to ±Infinity, so only numbers are inspected.
  */
 
+/**
+ * A literal with an exponent of three or more digits (a digit always precedes the `e` of a JSON
+ * number), or a run of 16 digits. Written out digit by digit: irregexp runs `\d{16}` far slower.
+ */
+const BIG_LITERAL = new RegExp(`\\d[eE][+-]?\\d\\d\\d|${'\\d'.repeat(16)}`);
+
+/**
+ * False only when no JSON number literal in `text` can parse to `-0` or ±Infinity, so a value
+ * parsed from (a part of) `text` is lossless without walking it. A literal
+ * `-?int(.frac)?(e±exp)?` parses to
+ * - `-0` when it is negative and rounds to zero: either its integer part is `0` (the text holds
+ *   `-0`), or its magnitude, at least 10^exp, is below 2^-1075, so exp ≤ -324 (three digits);
+ * - ±Infinity when its magnitude, below 10^(digits of int + exp), reaches about 1.8e308: so
+ *   digits + exp ≥ 309, which needs exp ≥ 100 (three digits) or at least 210 integer digits.
+ * Both are screened for, conservatively: `-0` anywhere (also inside strings), a three-digit
+ * exponent, or 16 digits in a row. `includes` is a fast substring search; the regex costs about
+ * as much as walking a small event, but runs once per line (a packed row holds many events).
+ */
+export function mayHoldLossyNumber(text: string): boolean {
+  return text.includes('-0') || BIG_LITERAL.test(text);
+}
+
 // One scratch stack shared by all walks: the walk is synchronous and non-reentrant, and reusing
 // the array avoids an allocation per event. Slots are cleared as they are popped so no event
 // object outlives its walk.

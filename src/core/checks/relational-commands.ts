@@ -49,6 +49,14 @@ export class CommandsFamily implements InvariantFamily {
     else this.held = violation;
   }
 
+  /** {@link event} for a record of type `assistant/chunk` (not a command event). */
+  chunk(event: Record<string, unknown>, index: number): void {
+    if (this.result !== null) return;
+    const seq = event.seq;
+    this.record(index, seq, false);
+    if (this.deferred.length > 0) this.decideDeferred(index, seq, false);
+  }
+
   finish(): Violation | null {
     if (this.result === null) {
       // Citations of positions past the end read `undefined`: invalid.

@@ -69,6 +69,8 @@ export class CompactionFamily implements InvariantFamily {
   event(event: Record<string, unknown> | null, index: number, line: number | null): void {
     if (this.done || event === null) return;
     const type = event.type;
+    // A chunk neither settles a pending violation nor touches a bracket or the open turn.
+    if (type === 'assistant/chunk') return;
     if (this.pending !== null) {
       if (type === 'compaction/start' || type === 'compaction/end') return this.settle(this.pending);
       if (type === 'session/end-seed') {

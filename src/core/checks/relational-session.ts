@@ -4,6 +4,7 @@
  * step-scoped events name the open step, and every appended tool result answers a call of its
  * step. State is a few scalars plus the call ids pending in the open step.
  */
+import { isRecord } from './check';
 import type { InvariantFamily, Violation } from './relational-family';
 import { dataOf, field } from './relational-family';
 
@@ -27,6 +28,24 @@ export class SessionFamily implements InvariantFamily {
     if (this.violation !== null) return;
     const message = this.check(event ?? {});
     if (message !== null) this.violation = { index, line, message };
+  }
+
+  /** {@link event} for a record of type `assistant/chunk`: the seq, then the open step. */
+  chunk(event: Record<string, unknown>, index: number, line: number | null): void {
+    if (this.violation !== null) return;
+    const seq = event.seq;
+    if ((seq as number) <= (this.lastSeq as number)) {
+      this.violation = { index, line, message: `seq must strictly increase: saw ${String(seq)} after ${String(this.lastSeq)}` };
+      return;
+    }
+    this.lastSeq = seq;
+    const data = event.data;
+    const turn = isRecord(data) ? data.turn : undefined;
+    const step = isRecord(data) ? data.step : undefined;
+    if (this.openTurn !== turn || this.openStep !== step) {
+      const message = `assistant/chunk names turn ${String(turn)}/step ${String(step)} but open is turn ${String(this.openTurn)}/step ${String(this.openStep)}`;
+      this.violation = { index, line, message };
+    }
   }
 
   finish(): Violation | null {

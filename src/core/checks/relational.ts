@@ -27,16 +27,35 @@ export interface RelationalViolation {
 
 /** Streaming relational-invariant check over all decoded events (not upgraded, no closers). */
 export class RelationalCheck implements EventCheck {
+  private readonly session = new SessionFamily();
+  private readonly compaction = new CompactionFamily();
+  private readonly commands = new CommandsFamily();
   private readonly families: readonly [InvariantFamily, InvariantFamily, InvariantFamily] = [
-    new SessionFamily(),
-    new CompactionFamily(),
-    new CommandsFamily(),
+    this.session,
+    this.compaction,
+    this.commands,
   ];
   private results: (RelationalViolation | null)[] | null = null;
 
   event(value: unknown, index: number, line: number | null): void {
     const event = isRecord(value) ? value : null;
-    for (const family of this.families) family.event(event, index, line);
+    if (event !== null && event.type === 'assistant/chunk') {
+      this.chunkEvent(event, index, line);
+      return;
+    }
+    // Direct calls, not a loop over the families: each call site then sees one class.
+    this.session.event(event, index, line);
+    this.compaction.event(event, index, line);
+    this.commands.event(event, index, line);
+  }
+
+  /**
+   * {@link event} for an event the caller knows to be a record of type `assistant/chunk`. The
+   * compaction family ignores chunks, so only the other two see it.
+   */
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null): void {
+    this.session.chunk(event, index, line);
+    this.commands.chunk(event, index);
   }
 
   /** Each family's first violation (prefixed message), `null` where it found none. */

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../model';
 import type { EventCheck, FirstFailure, SurfaceStep } from './check';
 import { diagnostic, isNonNegativeSafeInteger, isRecord } from './check';
 import type { SessionBuildMode } from './header';
-import { isLosslessJson } from './lossless';
+import { isLosslessJson, mayHoldLossyNumber } from './lossless';
 import { messageShapeProblem, requestHeaderProblem } from './shapes';
 
 /** A failed seed check: our rule id and the exact upstream message. */
@@ -17,29 +17,78 @@ export interface SeedProblem {
   message: string;
 }
 
-/** The envelope keys S3 allows; any other key makes the envelope invalid. */
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set([
-  'type',
-  'seq',
-  'time',
-  'data',
-  'surfaceOp',
-  'sourceEventSeqs',
-  'ignorable',
-]);
+/**
+ * S3's key rule: every own key is one of the envelope keys (`type`, `seq`, `time`, `data`,
+ * `surfaceOp`, `sourceEventSeqs`, `ignorable`). A `switch` on the key beats a Set lookup here:
+ * parsed keys are internalized, so each case is a pointer comparison.
+ */
+function hasOnlyEnvelopeKeys(event: Record<string, unknown>): boolean {
+  for (const key in event) {
+    switch (key) {
+      case 'type':
+      case 'seq':
+      case 'time':
+      case 'data':
+      case 'surfaceOp':
+      case 'sourceEventSeqs':
+      case 'ignorable':
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
 
 /** S3: the envelope has only known keys and well-typed `type`, `seq`, `time`, `data`, `ignorable`. */
 function isValidEnvelope(event: Record<string, unknown>): boolean {
-  for (const key in event) if (!ENVELOPE_KEYS.has(key)) return false;
   const time = event.time;
+  const ignorable = event.ignorable;
   return (
     typeof event.type === 'string' &&
     isNonNegativeSafeInteger(event.seq) &&
     typeof time === 'number' &&
     Number.isSafeInteger(time) &&
-    Object.hasOwn(event, 'data') &&
-    (event.ignorable === undefined || event.ignorable === true)
+    (ignorable === undefined || ignorable === true) &&
+    (event.data !== undefined || Object.hasOwn(event, 'data')) &&
+    hasOnlyEnvelopeKeys(event)
   );
+}
+
+/**
+ * S2–S7 for an `assistant/chunk` event, the commonest (S2, S4 and S6 do not apply to it): S3
+ * and the seq. The same tests as {@link isValidEnvelope}, written out again on purpose: V8 keeps
+ * property-access feedback per function, and this one sees only the few shapes chunk events
+ * have (the packed-row expansion's and the writer's), so its reads stay fast.
+ */
+function chunkShapeProblem(event: Record<string, unknown>, i: number): SeedProblem | null {
+  const seq = event.seq;
+  const time = event.time;
+  const ignorable = event.ignorable;
+  if (
+    !isNonNegativeSafeInteger(seq) ||
+    typeof time !== 'number' ||
+    !Number.isSafeInteger(time) ||
+    (ignorable !== undefined && ignorable !== true) ||
+    (event.data === undefined && !Object.hasOwn(event, 'data'))
+  ) {
+    return envelopeProblem(i);
+  }
+  for (const key in event) {
+    switch (key) {
+      case 'type':
+      case 'seq':
+      case 'time':
+      case 'data':
+      case 'surfaceOp':
+      case 'sourceEventSeqs':
+      case 'ignorable':
+        break;
+      default:
+        return envelopeProblem(i);
+    }
+  }
+  return seq === i ? null : contiguityProblem(seq, i);
 }
 
 /**
@@ -48,12 +97,28 @@ function isValidEnvelope(event: Record<string, unknown>): boolean {
  * Non-object events (possible in JSON-array input) fail S3; upstream would throw a TypeError
  * for `null` instead, which no stored log can contain.
  *
+ * @param text the text the event was parsed from, or one containing it (see
+ *   {@link EventCheck.event}); it only lets S1 skip the walk when no literal can be lossy
  * @returns the first failing check, or `null`
  */
-export function seedEventProblem(event: unknown, i: number, mode: SessionBuildMode): SeedProblem | null {
-  if (mode === 'create' && !isLosslessJson(event)) {
-    return { rule: 'seed/lossless', message: `seed event at index ${i} is not losslessly JSON-serializable` };
+export function seedEventProblem(event: unknown, i: number, mode: SessionBuildMode, text?: string): SeedProblem | null {
+  if (mode === 'create' && !((text !== undefined && !mayHoldLossyNumber(text)) || isLosslessJson(event))) {
+    return losslessProblem(i);
   }
+  if (isRecord(event) && event.type === 'assistant/chunk') return chunkShapeProblem(event, i);
+  return restoreEventProblem(event, i);
+}
+
+function losslessProblem(i: number): SeedProblem {
+  return { rule: 'seed/lossless', message: `seed event at index ${i} is not losslessly JSON-serializable` };
+}
+
+/**
+ * Seed checks S2–S7 (all restore mode runs) for any event; {@link chunkShapeProblem} is the
+ * same for `assistant/chunk`. They depend on the event and its index only, so create and
+ * restore agree on them for the same event.
+ */
+function restoreEventProblem(event: unknown, i: number): SeedProblem | null {
   if (!isRecord(event)) return envelopeProblem(i);
   const type = event.type;
   if (type === 'request/header-delta') {
@@ -64,21 +129,22 @@ export function seedEventProblem(event: unknown, i: number, mode: SessionBuildMo
   if (type === 'request/header') {
     const problem = requestHeaderProblem(data);
     if (problem !== null) return { rule: 'seed/request-header', message: `seed request/header at index ${i} ${problem}` };
+    if (isRecord(data) && data.reason === 'fallback') {
+      return { rule: 'seed/legacy', message: `seed event at index ${i} uses unsupported legacy request/header reason "fallback"` };
+    }
   } else {
     const problem = messageShapeProblem(type, data);
     if (problem !== null) return { rule: 'seed/message', message: `seed ${String(type)} at index ${i} ${problem}` };
   }
-  if (type === 'request/header' && isRecord(data) && data.reason === 'fallback') {
-    return { rule: 'seed/legacy', message: `seed event at index ${i} uses unsupported legacy request/header reason "fallback"` };
-  }
   const seq = event.seq;
-  if (seq !== i) {
-    return {
-      rule: 'seed/contiguity',
-      message: `seed event at index ${i} has seq ${String(seq)} (expected ${i}); seed must be contiguous from 0`,
-    };
-  }
-  return null;
+  return seq === i ? null : contiguityProblem(seq, i);
+}
+
+function contiguityProblem(seq: unknown, i: number): SeedProblem {
+  return {
+    rule: 'seed/contiguity',
+    message: `seed event at index ${i} has seq ${String(seq)} (expected ${i}); seed must be contiguous from 0`,
+  };
 }
 
 function envelopeProblem(i: number): SeedProblem {
@@ -116,27 +182,119 @@ export class SeedCheck implements EventCheck {
   private readonly surface: SurfaceStep | undefined;
   private first: (SeedProblem & { index: number; line: number | null }) | null = null;
   private fold: (FirstFailure & { line: number | null }) | null = null;
+  /** Set by the first failure of either kind: later events are only counted. */
+  private stopped = false;
   private count = 0;
   private endsWithEndSeed = false;
+  /** The last event whose S2–S7 verdict this check computed, and that verdict. */
+  private judgedIndex = -1;
+  private judged: SeedProblem | null = null;
+  /**
+   * The text of the last event (its line), and whether {@link mayHoldLossyNumber} cleared it:
+   * `undefined` until a second event of the same line (a packed-row member) asks. A single
+   * event's walk is about as cheap as screening its line, but a packed row's members share one
+   * screen. The string is dropped at the next line and by {@link finish}.
+   */
+  private lastText: string | undefined = undefined;
+  private lastTextSafe: boolean | undefined = undefined;
 
   constructor(options: SeedCheckOptions = {}) {
     this.mode = options.mode ?? 'create';
     this.surface = options.surface;
   }
 
-  event(value: unknown, index: number, line: number | null): void {
+  event(value: unknown, index: number, line: number | null, text?: string): void {
+    const type = isRecord(value) ? value.type : undefined;
+    if (type === 'assistant/chunk') {
+      this.chunkEvent(value as Record<string, unknown>, index, line, text);
+      return;
+    }
     this.count++;
-    this.endsWithEndSeed = isRecord(value) && value.type === 'session/end-seed';
-    if (this.first !== null || this.fold !== null) return;
-    const problem = seedEventProblem(value, index, this.mode);
+    this.endsWithEndSeed = type === 'session/end-seed';
+    if (this.stopped) return;
+    if (this.mode === 'create' && !this.isLossless(value, text)) {
+      this.fail(losslessProblem(index), index, line);
+      return;
+    }
+    const problem = restoreEventProblem(value, index);
+    this.judgedIndex = index;
+    this.judged = problem;
+    this.afterShape(value, index, line, problem);
+  }
+
+  /** {@link event} for an event the caller knows to be a record of type `assistant/chunk`. */
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string): void {
+    this.count++;
+    this.endsWithEndSeed = false;
+    if (this.stopped) return;
+    if (this.mode === 'create' && !this.isLossless(event, text)) {
+      this.fail(losslessProblem(index), index, line);
+      return;
+    }
+    const problem = chunkShapeProblem(event, index);
+    this.judgedIndex = index;
+    this.judged = problem;
+    this.afterShape(event, index, line, problem);
+  }
+
+  /**
+   * {@link event} for an event whose S2–S7 verdict is already known: `problem` must be what
+   * {@link shapeVerdict} of another check returned for this very object at this index (S1, which
+   * only create mode runs, is still checked here).
+   *
+   * @param isEndSeed whether the event is a record of type `session/end-seed`
+   */
+  judgedEvent(value: unknown, isEndSeed: boolean, index: number, line: number | null, problem: SeedProblem | null): void {
+    this.count++;
+    this.endsWithEndSeed = isEndSeed;
+    if (this.stopped) return;
+    if (this.mode === 'create' && !isLosslessJson(value)) {
+      this.fail(losslessProblem(index), index, line);
+      return;
+    }
+    this.afterShape(value, index, line, problem);
+  }
+
+  /**
+   * The S2–S7 verdict this check computed for event `index` (`null`: it passed them), or
+   * `undefined` when that was not the last event it examined (it stops at its first failure).
+   * S2–S7 depend on the event and its index only, so create and restore agree on them.
+   */
+  shapeVerdict(index: number): SeedProblem | null | undefined {
+    return this.judgedIndex === index ? this.judged : undefined;
+  }
+
+  /** S1, skipping the walk for the second and later events of a line the screen clears. */
+  private isLossless(value: unknown, text: string | undefined): boolean {
+    if (text !== undefined) {
+      if (text === this.lastText) {
+        this.lastTextSafe ??= !mayHoldLossyNumber(text);
+        if (this.lastTextSafe) return true;
+      } else {
+        this.lastText = text;
+        this.lastTextSafe = undefined;
+      }
+    }
+    return isLosslessJson(value);
+  }
+
+  private afterShape(value: unknown, index: number, line: number | null, problem: SeedProblem | null): void {
     if (problem !== null) {
-      this.first = { ...problem, index, line };
+      this.fail(problem, index, line);
       return;
     }
     if (this.surface !== undefined) {
       const message = this.surface(value, index);
-      if (message !== null) this.fold = { index, message, line };
+      if (message !== null) {
+        this.fold = { index, message, line };
+        this.stopped = true;
+      }
     }
+  }
+
+  private fail(problem: SeedProblem, index: number, line: number | null): void {
+    this.first = { ...problem, index, line };
+    this.stopped = true;
   }
 
   /** The first S1–S7 failure (S8 excluded), or `null`. */
@@ -159,11 +317,12 @@ export class SeedCheck implements EventCheck {
    * marker appended when the seed does not already end with one (§5.4); `null` after a failure.
    */
   sessionLength(): number | null {
-    if (this.first !== null || this.fold !== null) return null;
+    if (this.stopped) return null;
     return this.endsWithEndSeed ? this.count : this.count + 1;
   }
 
   finish(): Diagnostic[] {
+    this.lastText = undefined;
     // At most one of the two is set: the check stops at whichever failure comes first.
     const error = this.seedError();
     if (error === null) return [];

@@ -7,8 +7,9 @@
  * file) and stops after the first member of a concatenated file. Streaming handles concatenated
  * members and lets us enforce an output limit while inflating.
  *
- * fflate verifies neither CRC-32 nor ISIZE; we check both for the final member (which for
- * ordinary files is the only one), so truncation and corruption are reported, not decoded.
+ * fflate verifies neither CRC-32 nor ISIZE; we check both for every member (a concatenated
+ * file's earlier members when the next one starts, the final one at the end), so truncation and
+ * corruption are reported, not decoded.
  */
 import { Gunzip } from 'fflate';
 
@@ -20,6 +21,12 @@ export const DEFAULT_MAX_GUNZIP_BYTES = 2 ** 30;
  * DEFLATE expands at most ~1032:1, so one slice can overshoot the limit by at most ~17 MB.
  */
 const SLICE_BYTES = 16 * 1024;
+
+/**
+ * Recent input kept to check a member's trailer when fflate reports the next member, which it
+ * does once that member's header is complete: enough for a header with a full FEXTRA field.
+ */
+const HISTORY_BYTES = 128 * 1024;
 
 /** Output guard for gzip decoding. */
 export interface GunzipLimits {
@@ -72,6 +79,11 @@ export class GunzipStream {
   #tail = new Uint8Array(8);
   #memberCrc = 0;
   #memberBytes = 0;
+  /** Copies of the latest input slices (at least `HISTORY_BYTES` of them when available). */
+  #history: Uint8Array[] = [];
+  #historyBytes = 0;
+  /** A non-final member's trailer did not match (raised after fflate returns). */
+  #memberError: GzipError | null = null;
   #failed: GzipError | null = null;
   #ended = false;
 
@@ -85,8 +97,9 @@ export class GunzipStream {
       this.#memberBytes += data.length;
       this.#memberCrc = crc32(data, this.#memberCrc);
     });
-    this.#inflater.onmember = () => {
-      // A new member starts: the trailer we verify at the end belongs to the last one only.
+    this.#inflater.onmember = (offset) => {
+      // A new member starts at `offset`: the 8 bytes before it are the previous member's trailer.
+      this.#checkTrailer(offset);
       this.#memberCrc = 0;
       this.#memberBytes = 0;
     };
@@ -135,12 +148,40 @@ export class GunzipStream {
       const detail = error instanceof Error ? error.message : String(error);
       this.#fail(new GzipError(`corrupt gzip data: ${detail}`, error));
     }
+    if (this.#memberError !== null) this.#fail(this.#memberError);
     if (this.#outputBytes > this.#limit) {
       this.#fail(new GzipError(`gzip data inflates to more than ${this.#limit} bytes (the output limit); refusing to decompress further`));
     }
   }
 
+  /** Verify the trailer ending at input offset `end` against the member inflated before it. */
+  #checkTrailer(end: number): void {
+    if (this.#memberError !== null) return;
+    const trailer = new Uint8Array(8);
+    let at = this.#inputBytes - this.#historyBytes; // absolute offset of the first kept byte
+    let found = 0;
+    for (const part of this.#history) {
+      for (let i = Math.max(0, end - 8 - at); i < part.length && at + i < end; i++) {
+        trailer[at + i - (end - 8)] = part[i]!;
+        found += 1;
+      }
+      at += part.length;
+    }
+    const storedCrc = (trailer[0]! | (trailer[1]! << 8) | (trailer[2]! << 16) | (trailer[3]! << 24)) >>> 0;
+    const storedSize = (trailer[4]! | (trailer[5]! << 8) | (trailer[6]! << 16) | (trailer[7]! << 24)) >>> 0;
+    if (found !== 8 || storedCrc !== this.#memberCrc || storedSize !== this.#memberBytes % 2 ** 32) {
+      this.#memberError = new GzipError(
+        `corrupt gzip data: the CRC-32 or length in the trailer of the member ending at byte ${end} does not match (damaged file)`,
+      );
+    }
+  }
+
   #remember(slice: Uint8Array): void {
+    this.#history.push(slice.slice());
+    this.#historyBytes += slice.length;
+    while (this.#history.length > 1 && this.#historyBytes - this.#history[0]!.length >= HISTORY_BYTES) {
+      this.#historyBytes -= this.#history.shift()!.length;
+    }
     this.#inputBytes += slice.length;
     if (slice.length >= 8) {
       this.#tail = slice.slice(slice.length - 8);

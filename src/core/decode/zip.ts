@@ -104,8 +104,10 @@ function u64(bytes: Uint8Array, at: number): number {
 
 /**
  * The CRC-32 of every central-directory entry, in directory order (the order fflate's filter
- * sees), or null when the directory cannot be walked (then CRCs go unchecked; fflate has
- * already read the same directory successfully, so this is only a belt-and-braces read).
+ * sees), or null when the directory cannot be walked. The walk is fflate's own (entry count
+ * from the end record's "entries on this disk", each entry's length from its name, extra and
+ * comment fields, no signature check), so entry `i` here is the entry fflate reported as `i`
+ * even when a damaged field makes later entries garbage.
  */
 function centralDirectoryCrcs(bytes: Uint8Array): number[] | null {
   let eocd = bytes.length - 22;
@@ -114,7 +116,7 @@ function centralDirectoryCrcs(bytes: Uint8Array): number[] | null {
     eocd -= 1;
   }
   if (eocd < 0) return null;
-  let count = u16(bytes, eocd + 10);
+  let count = u16(bytes, eocd + 8);
   let at = u32(bytes, eocd + 16);
   if (u32(bytes, eocd - 20) === 0x07064b50) {
     // ZIP64: the real count and offset live in the ZIP64 end record.
@@ -125,7 +127,7 @@ function centralDirectoryCrcs(bytes: Uint8Array): number[] | null {
   }
   const crcs: number[] = [];
   for (let i = 0; i < count; i++) {
-    if (u32(bytes, at) !== 0x02014b50) return null;
+    if (at + 46 > bytes.length) return null;
     crcs.push(u32(bytes, at + 16));
     at += 46 + u16(bytes, at + 28) + u16(bytes, at + 30) + u16(bytes, at + 32);
   }
@@ -251,11 +253,14 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
       continue;
     }
     const expectedCrc = crcs?.length === entries.length ? crcs[candidate.index] : undefined;
-    if (expectedCrc !== undefined && crc32(data) !== expectedCrc) {
+    if (expectedCrc === undefined || crc32(data) !== expectedCrc) {
       findings.push({
         severity: 'error',
         rule: 'zip/corrupt-member',
-        message: `ZIP member ${JSON.stringify(name)} failed its CRC-32 check (damaged, or larger than its declared ${originalSize} bytes)`,
+        message:
+          expectedCrc === undefined
+            ? `ZIP member ${JSON.stringify(name)} cannot be verified: the central directory holding its CRC-32 is damaged`
+            : `ZIP member ${JSON.stringify(name)} failed its CRC-32 check (damaged, or larger than its declared ${originalSize} bytes)`,
         path: name,
       });
       continue;

@@ -10,7 +10,7 @@ import { SeqLink } from '../widgets/SeqLink';
 import { VirtualList } from '../widgets/VirtualList';
 import { SEVERITY_LABEL, formatCount, plural } from '../format';
 
-const ROW_HEIGHT = 24;
+const ROW_HEIGHT = 36;
 const BLOCK = 200;
 
 export function Diagnostics() {
@@ -73,12 +73,14 @@ function DiagnosticList() {
         const severity = SEVERITY_LABEL[d.severity];
         return (
           <li style={style} className={`dg-row sev-${d.severity}`}>
-            <span className="dg-sev">
-              <span aria-hidden="true">{severity.glyph}</span> {severity.text}
+            <span className="dg-head">
+              <span className="dg-sev">
+                <span aria-hidden="true">{severity.glyph}</span> {severity.text}
+              </span>
+              {d.seq === null ? <span className="muted">no event</span> : <SeqLink seq={d.seq} onSelect={select} label="event" />}
+              {d.line === null ? null : <span className="mono muted">line {d.line}</span>}
+              <span className="mono dg-rule">{d.rule}</span>
             </span>
-            {d.seq === null ? <span className="dg-seq muted">—</span> : <SeqLink seq={d.seq} onSelect={select} label="event" />}
-            <span className="mono dg-line">{d.line === null ? '' : `L${d.line}`}</span>
-            <span className="mono dg-rule">{d.rule}</span>
             <span className="dg-message" title={d.message}>
               {d.message}
             </span>

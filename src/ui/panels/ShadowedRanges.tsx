@@ -14,6 +14,7 @@ import {
   selectStep,
 } from '../../store/selectors';
 import { useRemote } from '../hooks/useRemote';
+import { useReplaceEpoch } from '../hooks/useReplaceSteps';
 import { Badge } from '../widgets/Badge';
 import { EmptyState } from '../widgets/EmptyState';
 import { Panel } from '../widgets/Panel';
@@ -43,7 +44,9 @@ export function ShadowedRanges() {
   const highlight = useAppStore(selectHighlight);
   const setHighlight = useAppStore((s) => s.setHighlight);
   const select = useAppStore((s) => s.select);
-  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${step}` : null, () => client.replacements(session, step));
+  // The list changes only when a replace is applied: refetch per replace epoch, not per step.
+  const epoch = useReplaceEpoch();
+  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${epoch}` : null, () => client.replacements(session, step));
   const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
 
   const choose = (row: ReplacementRow) => {

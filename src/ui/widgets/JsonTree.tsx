@@ -34,8 +34,12 @@ function isContainer(value: unknown): value is Record<string, unknown> | unknown
   return typeof value === 'object' && value !== null;
 }
 
+/** Children shown at first under one node; more on request (a 50,000-element array stays fast). */
+const PAGE = 200;
+
 function JsonNode({ name, value, depth, openDepth, maxString }: NodeProps) {
   const [open, setOpen] = useState(depth < openDepth);
+  const [shown, setShown] = useState(PAGE);
   if (!isContainer(value)) {
     return (
       <li role="treeitem" aria-selected={false} className="json-leaf">
@@ -58,9 +62,16 @@ function JsonNode({ name, value, depth, openDepth, maxString }: NodeProps) {
       <span className="json-summary"> {summary}</span>
       {open ? (
         <ul role="group">
-          {entries.map(([key, item]) => (
+          {entries.slice(0, shown).map(([key, item]) => (
             <JsonNode key={key} name={key} value={item} depth={depth + 1} openDepth={openDepth} maxString={maxString} />
           ))}
+          {entries.length > shown ? (
+            <li role="none">
+              <button type="button" className="link-button" onClick={() => setShown(shown + PAGE * 5)}>
+                show {Math.min(PAGE * 5, entries.length - shown)} more of {entries.length - shown}
+              </button>
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </li>

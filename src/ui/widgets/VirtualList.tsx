@@ -1,23 +1,29 @@
 /**
  * A virtualized list of fixed-height rows that scales to millions of rows.
  *
- * Built on TanStack Virtual, which observes the scroller, tracks the offset and picks the range.
- * Beyond ~450,000 rows the scroll range is compressed (see scaledScroll.ts): TanStack works in
- * the compressed space, where each row is `pitch` px, and we draw the rows it picks at their real
- * height from the fractional first row. TanStack's range covers `viewport / pitch` rows, more
- * than fit, so a range extractor trims it to what the viewport shows plus overscan.
+ * The rendered range comes straight from the scroll offset and the fixed row height in O(1)
+ * (see scaledScroll.ts, which also compresses the scroll range beyond ~450,000 rows so that the
+ * content stays under every browser's element-height cap). We first built this on TanStack
+ * Virtual, but its Virtualizer materialises a measurement for every row whenever the count
+ * changes (a Float64Array of 2 × count plus a key per row): 20–70 ms on the main thread for a
+ * 1,000,000-row timeline, over the 50 ms long-task budget. With fixed heights none of that is
+ * needed, so the list computes its range itself.
  *
  * jsdom has no layout: tests provide a viewport height with {@link VirtualViewportProvider}.
  */
-import { createContext, Fragment, useCallback, useContext, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import { createContext, Fragment, useContext, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
 import type { CSSProperties, HTMLAttributes, ReactNode, Ref } from 'react';
-import { defaultRangeExtractor, observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import type { Range, Rect, Virtualizer } from '@tanstack/react-virtual';
+import { flushSync } from 'react-dom';
 import { offsetForIndex, rowTop, scrollGeometry, visibleRange } from './scaledScroll';
 import type { Align } from './scaledScroll';
 
+export interface ViewportSize {
+  width: number;
+  height: number;
+}
+
 /** A fixed viewport for hosts without layout (jsdom); `null` measures the element. */
-const ViewportContext = createContext<Rect | null>(null);
+const ViewportContext = createContext<ViewportSize | null>(null);
 export const VirtualViewportProvider = ViewportContext.Provider;
 
 export interface VirtualListHandle {
@@ -36,11 +42,12 @@ export interface VirtualListProps {
   rowHeight: number;
   /** Renders row `index`; the element must use `style` (absolute position and height). */
   renderRow: (index: number, style: CSSProperties) => ReactNode;
-  /** Element holding the rows (`ul` for lists, `div` with a role for grids). */
+  /** Element holding the rows (`ul` for lists, `div` for grids). */
   as?: 'div' | 'ul' | 'ol';
-  innerProps?: HTMLAttributes<HTMLElement> & { ref?: Ref<HTMLElement> };
-  /** Props of the scrolling element (aria-label, tabIndex, className…). */
+  innerProps?: HTMLAttributes<HTMLElement>;
+  /** Props of the scrolling element (role, aria-label, tabIndex, className…). */
   scrollerProps?: HTMLAttributes<HTMLDivElement>;
+  /** Rows rendered beyond each edge of the viewport. @default 8 */
   overscan?: number;
   /** Called with the rendered range (with overscan) whenever it changes. */
   onRangeChange?: (first: number, last: number) => void;
@@ -62,79 +69,76 @@ export function VirtualList({
   handleRef,
 }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
-  const fixedRect = useContext(ViewportContext);
+  const fixed = useContext(ViewportContext);
   const [measured, setMeasured] = useState(0);
-  const viewport = fixedRect?.height ?? measured;
+  const [offset, setOffset] = useState(0);
+  const viewport = fixed?.height ?? measured;
   const geometry = scrollGeometry(count, rowHeight, viewport);
-  const { pitch, paddingEnd } = geometry;
+  const scaled = geometry.pitch !== rowHeight;
+  const current = Math.min(offset, geometry.maxOffset);
+  const view = visibleRange(geometry, current);
+  const first = Math.max(0, view.first - overscan);
+  const last = Math.min(count - 1, view.last + overscan);
 
-  // TanStack's range covers viewport/pitch rows; keep the ones that fit, plus overscan.
-  const trim = useCallback(
-    (range: Range): number[] => {
-      if (pitch === rowHeight) return defaultRangeExtractor(range);
-      const fit = Math.ceil(viewport / rowHeight) + 1;
-      const first = Math.max(0, range.startIndex - range.overscan);
-      const last = Math.min(range.count - 1, range.startIndex + fit + range.overscan);
-      const indexes: number[] = [];
-      for (let i = first; i <= last; i++) indexes.push(i);
-      return indexes;
-    },
-    [pitch, rowHeight, viewport],
-  );
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (fixed || !element) return;
+    setMeasured(element.clientHeight);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setMeasured(element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [fixed]);
 
-  const observeRect = useCallback(
-    (instance: Virtualizer<HTMLDivElement, Element>, cb: (rect: Rect) => void) => {
-      if (fixedRect) {
-        cb(fixedRect);
-        return () => {};
-      }
-      return observeElementRect(instance, (rect) => {
-        cb(rect);
-        setMeasured(rect.height);
-      });
-    },
-    [fixedRect],
-  );
-
-  // The app does not run the React Compiler; this component re-renders on every virtualizer
-  // change by design, so the compiler's memoization caveat does not apply.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer<HTMLDivElement, Element>({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => pitch,
-    overscan,
-    paddingEnd,
-    rangeExtractor: trim,
-    observeElementRect: observeRect,
-    ...(fixedRect ? { initialRect: fixedRect } : {}),
-  });
-
-  const offset = Math.min(virtualizer.scrollOffset ?? 0, geometry.maxOffset);
-  const positions: RowPosition[] = virtualizer
-    .getVirtualItems()
-    .map((item) => ({ index: item.index, top: rowTop(geometry, item.index, offset) }));
-
-  const firstRendered = positions[0]?.index ?? 0;
-  const lastRendered = positions[positions.length - 1]?.index ?? -1;
+  // Re-render on scroll only when it matters: always when scaled (rows are placed relative to
+  // the offset), else when the rendered range changes. Synchronous, so rows never lag a frame.
+  const latest = useRef({ geometry, first, last, scaled, overscan });
+  // The last scroll offset seen. Reading `scrollTop` outside a scroll event forces a layout of
+  // the whole page (measured: ~8 ms per seek), so the handle answers from this instead.
+  const lastTop = useRef(0);
   useEffect(() => {
-    onRangeChange?.(firstRendered, lastRendered);
-  }, [firstRendered, lastRendered, onRangeChange]);
+    latest.current = { geometry, first, last, scaled, overscan };
+  });
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const onScroll = () => {
+      const l = latest.current;
+      const top = element.scrollTop;
+      lastTop.current = top;
+      const next = visibleRange(l.geometry, top);
+      const changed = Math.max(0, next.first - l.overscan) !== l.first || Math.min(l.geometry.count - 1, next.last + l.overscan) !== l.last;
+      if (l.scaled || changed) flushSync(() => setOffset(top));
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, []);
+
+  useEffect(() => {
+    onRangeChange?.(first, last);
+  }, [first, last, onRangeChange]);
 
   useImperativeHandle(
     handleRef,
     () => ({
       scrollToIndex(index, align = 'auto') {
-        if (count === 0) return;
-        const target = offsetForIndex(geometry, Math.max(0, Math.min(count - 1, index)), align, virtualizer.scrollOffset ?? 0);
-        virtualizer.scrollToOffset(target);
+        const element = scrollRef.current;
+        if (!element || count === 0) return;
+        const target = offsetForIndex(geometry, Math.max(0, Math.min(count - 1, index)), align, lastTop.current);
+        element.scrollTop = target;
+        lastTop.current = target;
+        // Hosts without layout (jsdom) fire no scroll event for a programmatic scroll.
+        setOffset(target);
       },
       visibleRange() {
-        return visibleRange(geometry, virtualizer.scrollOffset ?? 0);
+        return visibleRange(geometry, Math.min(lastTop.current, geometry.maxOffset));
       },
     }),
-    [count, geometry, virtualizer],
+    [count, geometry],
   );
+
+  const positions: RowPosition[] = [];
+  for (let index = first; index <= last; index++) positions.push({ index, top: rowTop(geometry, index, current) });
 
   const { className: scrollerClass, ...restScroller } = scrollerProps ?? {};
   const { className: innerClass, ...restInner } = innerProps ?? {};
@@ -142,7 +146,7 @@ export function VirtualList({
     <div ref={scrollRef} className={`vlist ${scrollerClass ?? ''}`} {...restScroller}>
       <div className="vlist-content" style={{ height: geometry.totalSize }}>
         {renderOverlay?.(positions, rowHeight)}
-        <Inner className={`vlist-rows ${innerClass ?? ''}`} {...(restInner as HTMLAttributes<HTMLElement>)}>
+        <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
           {positions.map(({ index, top }) => (
             <Fragment key={index}>
               {renderRow(index, { position: 'absolute', top, left: 0, right: 0, height: rowHeight })}

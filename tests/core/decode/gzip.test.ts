@@ -46,6 +46,21 @@ describe('gunzip', () => {
     expect(decode(streamed(gz, 5))).toBe('first\nsecond\nthird\n');
   });
 
+  it('verifies the trailer of every member, not only the last (fuzz replay 2:552)', () => {
+    const first = gzipSync(encode('{"a":1}\n'), { level: 0 }); // stored: a flipped data byte still inflates
+    const gz = concatBytes([first, gzipSync(encode(LOG)), gzipSync(encode('third\n'))]);
+    expect(decode(gunzip(gz))).toBe(`{"a":1}\n${LOG}third\n`);
+    for (const size of [1, 5, 4096, gz.length]) expect(decode(streamed(gz, size)), `chunks of ${size}`).toBe(`{"a":1}\n${LOG}third\n`);
+    const damaged = gz.slice();
+    damaged[first.length - 8 - 3] = damaged[first.length - 8 - 3]! ^ 1; // '1' -> '0' in the first member
+    const message = `corrupt gzip data: the CRC-32 or length in the trailer of the member ending at byte ${first.length} does not match (damaged file)`;
+    expect(gzipError(() => gunzip(damaged)).message).toBe(message);
+    for (const size of [1, 5, 4096]) expect(() => streamed(damaged, size), `chunks of ${size}`).toThrow(message);
+    const wrongSize = gz.slice();
+    wrongSize[first.length - 4] = wrongSize[first.length - 4]! ^ 1; // ISIZE of the first member
+    expect(gzipError(() => gunzip(wrongSize)).message).toBe(message);
+  });
+
   it('enforces the output limit while inflating', () => {
     const bomb = gzipSync(new Uint8Array(20_000_000)); // ~20 KB
     const error = gzipError(() => gunzip(bomb, { maxOutputBytes: 1_000_000 }));

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Zip, ZipDeflate, ZipPassThrough, zipSync } from 'fflate';
+import { Zip, ZipDeflate, ZipPassThrough, unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { readExportZip, unsafeZipPathReason } from '../../../src/core/decode/zip';
 import type { ZipFinding } from '../../../src/core/decode/zip';
@@ -197,6 +197,32 @@ describe('readExportZip', () => {
     const zip = zipSync({ 'session.jsonl': encode(header('root')) });
     const { findings } = readExportZip(patchCentral(zip, 'session.jsonl', 'crc', 0x12345678));
     expect(rules(findings)).toEqual(['zip/corrupt-member', 'zip/no-session']);
+  });
+
+  it('still checks CRC-32s when a damaged directory entry garbles the entries after it (fuzz replay 3:650)', () => {
+    const root = header('root').repeat(20);
+    const child = header('child').repeat(20);
+    const zip = streamingZip([
+      ['session.jsonl', encode(root), 'stored'],
+      ['subagents/c/session.jsonl', encode(child), 'stored'],
+      ['notes.txt', encode('hello')],
+    ]);
+    const damaged = zip.slice();
+    damaged[centralEntry(damaged, 'subagents/c/session.jsonl') + 32] = 1; // comment length 0 -> 1: the next entry is read one byte off
+    const needle = encode('"id":"child"');
+    const data = zip.findIndex((_, at) => needle.every((byte, i) => zip[at + i] === byte)); // inside the child's stored data
+    expect(data).toBeGreaterThan(0);
+    damaged[data + 7] = damaged[data + 7]! ^ 0x20; // "child" -> "cHild"
+    // fflate itself hands the damaged data over; before the fix the directory re-walk gave up
+    // at the garbled entry and no member's CRC-32 was checked.
+    const raw = unzipSync(damaged, { filter: (file) => file.name === 'subagents/c/session.jsonl' });
+    expect(decode(raw['subagents/c/session.jsonl']!)).toContain('"cHild"');
+    const { members, findings } = readExportZip(damaged);
+    expect(members.map((m) => m.path)).toEqual(['session.jsonl']);
+    expect(decode(members[0]!.bytes)).toBe(root);
+    expect(findings).toContainEqual(
+      expect.objectContaining({ rule: 'zip/corrupt-member', path: 'subagents/c/session.jsonl', message: expect.stringContaining('CRC-32') }),
+    );
   });
 
   it('reports a missing root session', () => {

@@ -98,7 +98,7 @@ export function Inspector() {
 
   let body;
   if (!ready) body = <EmptyState title="No log loaded" />;
-  else if (seq === null) body = <EmptyState title="Nothing selected" icon="⌖">Select an event in the timeline or the surface.</EmptyState>;
+  else if (seq === null) body = <EmptyState title="Nothing selected" icon="◎">Select an event in the timeline or the surface.</EmptyState>;
   else if (remote.error) body = <p className="panel-error">Could not read seq {seq}: {remote.error}</p>;
   else if (!detail) body = <p className="muted pad">Loading seq {seq}…</p>;
   else body = <Detail detail={detail} />;

@@ -14,7 +14,7 @@ import { formatCount, plural } from '../../format';
 import { SURFACE_ROW_HEIGHT, SurfaceRow } from './SurfaceRow';
 import { useSurfaceRows } from './useSurfaceRows';
 
-const CHANGE_GLYPH: Record<StepChange['kind'], string> = { start: '⏮', append: '+', replace: '⇄', 'log-only': '·' };
+const CHANGE_GLYPH: Record<StepChange['kind'], string> = { start: '|◀', append: '+', replace: '⇄', 'log-only': '·' };
 
 export function Surface() {
   const ready = useAppStore(selectIsReady);

@@ -15,6 +15,7 @@ import {
   selectStep,
 } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
+import { useReplaceEpoch } from '../../hooks/useReplaceSteps';
 
 /** Rows are fetched in aligned blocks so small scrolls do not refetch. */
 const BLOCK = 64;
@@ -57,11 +58,12 @@ export function useTimelineData(range: { first: number; last: number }): Timelin
     return window.rows[index - window.start] ?? null;
   };
 
-  // Brackets over the seqs of the loaded rows around the view.
+  // Brackets over the seqs of the loaded rows around the view; they change only at replaces.
+  const epoch = useReplaceEpoch();
   const lo = window?.rows[0]?.seq;
   const hi = window?.rows[window.rows.length - 1]?.seq;
   const brackets = useRemote<Bracket[]>(
-    ready && lo !== undefined && hi !== undefined ? `${sessionKey}|${step}|${lo}|${hi}` : null,
+    ready && lo !== undefined && hi !== undefined ? `${sessionKey}|${epoch}|${lo}|${hi}` : null,
     () => client.brackets(session, step, lo ?? 0, hi ?? 0),
   );
 

@@ -1,15 +1,7 @@
 /** The step slider, with a tick at every step that applied a replace (bucketed to pixels). */
 import { useAppStore } from '../../../store/react';
-import {
-  selectAccepted,
-  selectClient,
-  selectIsReady,
-  selectSession,
-  selectSessionIndex,
-  selectSessionKey,
-  selectStep,
-} from '../../../store/selectors';
-import { useRemote } from '../../hooks/useRemote';
+import { selectAccepted, selectIsReady, selectSession, selectStep } from '../../../store/selectors';
+import { useReplaceSteps } from '../../hooks/useReplaceSteps';
 import { formatCount } from '../../format';
 
 /** At most this many tick marks: more would not be distinguishable anyway. */
@@ -24,16 +16,13 @@ export function tickPositions(steps: Int32Array, accepted: number): number[] {
 
 export function Scrubber() {
   const ready = useAppStore(selectIsReady);
-  const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
-  const sessionKey = useAppStore(selectSessionKey);
   const summary = useAppStore(selectSession);
   const accepted = useAppStore(selectAccepted);
   const step = useAppStore(selectStep);
   const goTo = useAppStore((s) => s.goTo);
   const pause = useAppStore((s) => s.pause);
-  const remote = useRemote<Int32Array>(ready ? `${sessionKey}|replaceSteps` : null, () => client.replaceSteps(session));
-  const ticks = remote.data && remote.dataKey === `${sessionKey}|replaceSteps` ? tickPositions(remote.data, accepted) : [];
+  const steps = useReplaceSteps();
+  const ticks = steps ? tickPositions(steps, accepted) : [];
 
   return (
     <div className="scrubber">

@@ -62,16 +62,16 @@ export function Transport() {
   };
   const off = !ready;
   const buttons: ButtonSpec[] = [
-    { label: 'Go to start', glyph: '⏮', keys: 'Home', onClick: s.goToStart, inert: atStart },
+    { label: 'Go to start', glyph: '|◀', keys: 'Home', onClick: s.goToStart, inert: atStart },
     { label: 'Previous replace', glyph: '⇤', keys: '[', onClick: () => void s.navigate('prev-replace'), inert: atStart },
-    { label: 'Previous surface change', glyph: '⏪', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), inert: atStart },
-    { label: 'Previous step', glyph: '◀', keys: '← or k', onClick: () => s.stepBy(-1), inert: atStart },
+    { label: 'Previous surface change', glyph: '◀◀', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), inert: atStart },
+    { label: 'Previous step', glyph: '‹', keys: '← or k', onClick: () => s.stepBy(-1), inert: atStart },
     { label: 'Play', glyph: '▶', keys: 'Space', onClick: s.play, inert: accepted === 0, pressed: playing },
-    { label: 'Pause', glyph: '⏸', keys: 'Space', onClick: s.pause, inert: false, pressed: !playing },
-    { label: 'Next step', glyph: '▶|', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
-    { label: 'Next surface change', glyph: '⏩', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
+    { label: 'Pause', glyph: '❚❚', keys: 'Space', onClick: s.pause, inert: false, pressed: !playing },
+    { label: 'Next step', glyph: '›', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
+    { label: 'Next surface change', glyph: '▶▶', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
     { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },
-    { label: 'Go to end', glyph: '⏭', keys: 'End', onClick: s.goToEnd, inert: atEnd },
+    { label: 'Go to end', glyph: '▶|', keys: 'End', onClick: s.goToEnd, inert: atEnd },
   ];
 
   return (

@@ -1,0 +1,486 @@
+/**
+ * Compaction QA: the producer guarantees of events.md §6.4 (and a few sanity checks around
+ * summarizing compaction and tool-result pruning) that upstream does not re-check on read.
+ * These are **not** upstream checks; every rule id starts with `qa/` and no finding changes the
+ * fold.
+ *
+ * Streaming and cheap: per event the check asks the fold for the plan it applied. It keeps one
+ * small record per current surface node ({@link NodeInfo}: the tool-call ids of an assistant
+ * message or the call id of a tool result, a lower bound of its message size read from its
+ * text lengths when it is appended, and an exact size once measured), and per compaction
+ * bracket a few seqs and a copy of the summary's declared `shadowedSeqs`. Everything expensive —
+ * exact JSON sizes, re-parsing shadowed originals when the cheap bounds do not decide, looking
+ * for an orphaned partner on the surface — happens only at replace events, which are rare. No
+ * event object is retained.
+ */
+import { diagnostic, isNonNegativeSafeInteger, isRecord } from '../checks/check';
+import type { EventCheck } from '../checks/check';
+import { SURFACE_TYPES } from '../fold/errors';
+import type { Plan } from '../fold/surface';
+import type { Diagnostic, Severity } from '../model';
+import type { QaFoldContext } from './context';
+import type { Declaration, NodeInfo, Rec } from './shapes';
+import {
+  checkpointSourceOf,
+  compactionIdOf,
+  dataOf,
+  declarationOf,
+  declarationProblem,
+  describeNode,
+  formatId,
+  formatList,
+  formatValue,
+  holds,
+} from './shapes';
+import { derivedMessage, derivedMessageSize, jsonLength, jsonUpperBound } from './size';
+
+/** The rule ids of the compaction QA checks. */
+export const QA_RULES = {
+  /** A summary's/prune's declared shadowedSeqs/shadowedRange differ from what its replacement shadowed. */
+  summaryShadowedMismatch: 'qa/summary-shadowed-mismatch',
+  /** A checkpoint does not cite its compaction/start and compaction/summary. */
+  checkpointSources: 'qa/checkpoint-sources',
+  /** A replace split a tool-call/tool-result pair (events.md §6.4). */
+  toolPairing: 'qa/tool-pairing',
+  /** A checkpoint is larger than the messages it replaced. */
+  summaryLarger: 'qa/summary-larger',
+  /** A tool/result replacement (prune) is not smaller than the original. */
+  pruneNotSmaller: 'qa/prune-not-smaller',
+  /** A checkpoint re-compacts a checkpoint with no surface growth in between. */
+  repeatedCompaction: 'qa/repeated-compaction',
+  /** A checkpoint/prune replacement does not immediately follow its summary/prune (events.md §6.4). */
+  checkpointNotAdjacent: 'qa/checkpoint-not-adjacent',
+} as const;
+
+/** One of {@link QA_RULES}. */
+export type QaRule = (typeof QA_RULES)[keyof typeof QA_RULES];
+
+/** Severity of each rule: adjacency is a warning, everything else an error. */
+export const QA_SEVERITY: Readonly<Record<QaRule, Severity>> = {
+  'qa/summary-shadowed-mismatch': 'error',
+  'qa/checkpoint-sources': 'error',
+  'qa/tool-pairing': 'error',
+  'qa/summary-larger': 'error',
+  'qa/prune-not-smaller': 'error',
+  'qa/repeated-compaction': 'error',
+  'qa/checkpoint-not-adjacent': 'warning',
+};
+
+/** Options of {@link CompactionQaCheck}. */
+export interface CompactionQaOptions {
+  /** Findings listed per rule before the rest are only counted (default 100). */
+  maxPerRule?: number;
+}
+
+type ReplacePlan = Extract<Plan, { kind: 'replace' }>;
+
+/** What is known about one compaction bracket, by compactionId. */
+interface Bracket {
+  startSeq: number;
+  /** The latest summary with this compactionId. */
+  summary: Declaration | null;
+  /** Seq of the checkpoint naming this compactionId since that summary, or -1. */
+  checkpointSeq: number;
+}
+
+/** One side of a tool-call pair that a replace removed from the surface. */
+interface LostSide {
+  callId: string;
+  /** `call`: an assistant/message holding the tool-call block; `result`: the tool/result. */
+  side: 'call' | 'result';
+  seq: number;
+}
+
+/**
+ * The compaction QA check. Feed it every decoded event in order, after the fold has applied it;
+ * `ctx` answers for that event. Seqs in findings are the events' seqs (equal to the index for a
+ * log that starts at seq 0).
+ */
+export class CompactionQaCheck implements EventCheck {
+  private readonly ctx: QaFoldContext;
+  private readonly maxPerRule: number;
+  private readonly found: Diagnostic[] = [];
+  private readonly counts = new Map<QaRule, number>();
+  private result: Diagnostic[] | null = null;
+
+  /** Set once the fold refused an event: nothing after it is on the surface. */
+  private stopped = false;
+  /** Seq the next event must carry (-1 before the first event). */
+  private nextSeq = -1;
+  /** Surface appends so far: the growth counter. */
+  private appends = 0;
+  /** The current surface nodes (entries leave when the node is shadowed). */
+  private readonly nodes = new Map<number, NodeInfo>();
+  /** Compaction brackets by compactionId. */
+  private readonly brackets = new Map<string, Bracket>();
+  /** The last `compaction/prune`, while not yet paired with a tool/result replacement. */
+  private pendingPrune: Declaration | null = null;
+  /** The last `compaction/prune`, while the event right after it has not been seen. */
+  private waitingPrune: Declaration | null = null;
+
+  constructor(ctx: QaFoldContext, options: CompactionQaOptions = {}) {
+    this.ctx = ctx;
+    this.maxPerRule = options.maxPerRule ?? 100;
+  }
+
+  event(value: unknown, index: number, line: number | null): void {
+    if (this.stopped) return;
+    const plan = this.ctx.planAt(index);
+    let seq: number;
+    if (plan !== null) {
+      seq = plan.seq;
+    } else {
+      seq = this.logOnlySeq(value);
+      if (seq < 0) {
+        this.stopped = true;
+        return;
+      }
+    }
+    this.nextSeq = seq + 1;
+    // The fold accepted the event, so it is an object with a type.
+    const event = value as Rec;
+    if (this.waitingPrune !== null) this.afterPrune(this.waitingPrune, event, plan, seq);
+    if (plan === null || plan.kind === 'log-only') {
+      const type = event.type;
+      // Cheap exit for the bulk of log-only events (chunks, steps, turns, …).
+      if (typeof type === 'string' && type.charCodeAt(0) === 99 /* c */ && type.startsWith('compaction/')) {
+        this.compactionEvent(event, type, seq, line);
+      }
+    } else if (plan.kind === 'append') {
+      this.appends++;
+      this.nodes.set(seq, describeNode(event));
+    } else {
+      this.replace(event, plan, line);
+    }
+  }
+
+  finish(): Diagnostic[] {
+    if (this.result !== null) return this.result;
+    const last = this.waitingPrune;
+    if (last !== null && !this.stopped) {
+      this.waitingPrune = null;
+      this.report(
+        QA_RULES.checkpointNotAdjacent,
+        last.seq,
+        last.line,
+        `compaction/prune at seq ${last.seq} is the last event: its tool/result replacement is missing`,
+      );
+    }
+    const out = this.found.slice().sort((a, b) => (a.seq ?? Infinity) - (b.seq ?? Infinity));
+    for (const [rule, count] of this.counts) {
+      if (count > this.maxPerRule) {
+        out.push(
+          diagnostic(
+            QA_SEVERITY[rule],
+            rule,
+            null,
+            null,
+            `${count - this.maxPerRule} more ${rule} findings not listed (first ${this.maxPerRule} shown)`,
+          ),
+        );
+      }
+    }
+    this.result = out;
+    return out;
+  }
+
+  // ----- per event ----------------------------------------------------------------------------
+
+  /**
+   * The seq of an event the context gave no plan for, when the fold accepted it as log-only
+   * (it checks only C1, C2a and C2b for those, surface.md §3); -1 when the fold refused it.
+   */
+  private logOnlySeq(value: unknown): number {
+    if (!isRecord(value) || SURFACE_TYPES.has(value.type)) return -1;
+    if (value.surfaceOp !== undefined || value.sourceEventSeqs !== undefined) return -1;
+    const seq = value.seq;
+    if (this.nextSeq >= 0) return seq === this.nextSeq ? this.nextSeq : -1;
+    return isNonNegativeSafeInteger(seq) ? seq : -1;
+  }
+
+  /** The event right after a `compaction/prune` must be its tool/result replacement. */
+  private afterPrune(prune: Declaration, event: Rec, plan: Plan | null, seq: number): void {
+    this.waitingPrune = null;
+    if (plan !== null && plan.kind === 'replace' && event.type === 'tool/result') return;
+    this.report(
+      QA_RULES.checkpointNotAdjacent,
+      prune.seq,
+      prune.line,
+      `compaction/prune at seq ${prune.seq} is not immediately followed by its tool/result replacement ` +
+        `(seq ${seq} is ${formatValue(event.type)})`,
+    );
+  }
+
+  /** A log-only `compaction/*` event: remember brackets, summaries and prunes (seqs and copies). */
+  private compactionEvent(event: Rec, type: string, seq: number, line: number | null): void {
+    switch (type) {
+      case 'compaction/prune': {
+        const prune = declarationOf(dataOf(event), seq, line);
+        this.pendingPrune = prune;
+        this.waitingPrune = prune;
+        return;
+      }
+      case 'compaction/start': {
+        const id = compactionIdOf(dataOf(event));
+        if (id !== null) this.brackets.set(id, { startSeq: seq, summary: null, checkpointSeq: -1 });
+        return;
+      }
+      case 'compaction/summary': {
+        const data = dataOf(event);
+        const id = compactionIdOf(data);
+        if (id === null) return;
+        let bracket = this.brackets.get(id);
+        if (bracket === undefined) {
+          bracket = { startSeq: -1, summary: null, checkpointSeq: -1 };
+          this.brackets.set(id, bracket);
+        }
+        bracket.summary = declarationOf(data, seq, line);
+        bracket.checkpointSeq = -1;
+        return;
+      }
+      case 'compaction/end': {
+        const data = dataOf(event);
+        const id = compactionIdOf(data);
+        const bracket = id === null ? undefined : this.brackets.get(id);
+        if (bracket === undefined || bracket.summary === null || bracket.checkpointSeq >= 0) return;
+        if (data !== null && data.error !== undefined) return; // a failed commit may leave a summary
+        const summary = bracket.summary;
+        this.report(
+          QA_RULES.checkpointNotAdjacent,
+          summary.seq,
+          summary.line,
+          `compaction/summary at seq ${summary.seq} (compactionId ${formatId(id)}) has no checkpoint, ` +
+            `yet its compaction/end at seq ${seq} reports success`,
+        );
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // ----- replace events (rare; the expensive work lives here) ---------------------------------
+
+  private replace(event: Rec, plan: ReplacePlan, line: number | null): void {
+    const node = describeNode(event);
+    const type = event.type;
+    if (type === 'tool/result') {
+      this.prune(event, node, plan, line);
+    } else if (type === 'user/message') {
+      const source = checkpointSourceOf(event.data);
+      if (source !== null) this.checkpoint(event, node, source, plan, line);
+    }
+    this.pairing(node, plan, line);
+  }
+
+  /** A size no larger than the node's derived-message size, known without re-parsing. */
+  private lowerSize(seq: number): number {
+    const node = this.nodes.get(seq);
+    return node === undefined ? 0 : node.size >= 0 ? node.size : node.bound;
+  }
+
+  /** Sum of the nodes' lower size bounds, stopping once it reaches `enough`. */
+  private lowerTotal(seqs: readonly number[], enough: number): number {
+    let total = 0;
+    for (let i = 0; i < seqs.length && total < enough; i++) total += this.lowerSize(seqs[i] as number);
+    return total;
+  }
+
+  /** Exact size of a node's derived message: measured earlier, else by re-parsing the event. */
+  private exactSize(seq: number): number {
+    const node = this.nodes.get(seq);
+    if (node !== undefined && node.size >= 0) return node.size;
+    const size = derivedMessageSize(this.ctx.eventAt(seq));
+    if (node !== undefined) node.size = size;
+    return size;
+  }
+
+  /** A tool/result replacement: pair it with its `compaction/prune`, then compare sizes. */
+  private prune(event: Rec, node: NodeInfo, plan: ReplacePlan, line: number | null): void {
+    const seq = plan.seq;
+    const prune = this.pendingPrune;
+    if (prune !== null) {
+      this.pendingPrune = null;
+      const problem = declarationProblem(prune, plan.shadowed, `the tool/result replacement at seq ${seq}`);
+      if (problem !== null) {
+        this.report(QA_RULES.summaryShadowedMismatch, prune.seq, prune.line, `compaction/prune at seq ${prune.seq} ${problem}`);
+      }
+    } else {
+      this.report(
+        QA_RULES.checkpointNotAdjacent,
+        seq,
+        line,
+        `tool/result replacement at seq ${seq} does not follow a compaction/prune declaring it`,
+      );
+    }
+    // qa/prune-not-smaller: bounds first (the copy's upper bound against the original's lower
+    // bound read when it was appended), then the copy's exact size, then — only when still
+    // undecided — the original's exact size (re-parsed).
+    const original = plan.shadowed[0] as number;
+    const message = derivedMessage(event);
+    if (jsonUpperBound(message) < this.lowerSize(original)) return;
+    const size = message === null ? 0 : jsonLength(message);
+    node.size = size;
+    if (size < this.lowerSize(original)) return;
+    const before = this.exactSize(original);
+    if (size >= before) {
+      this.report(
+        QA_RULES.pruneNotSmaller,
+        seq,
+        line,
+        `tool/result replacement at seq ${seq} is not smaller than the result it replaces (seq ${original}): ` +
+          `${size} >= ${before} characters of message JSON`,
+      );
+    }
+  }
+
+  /** A compaction checkpoint: sources, adjacency, declaration, size and repetition. */
+  private checkpoint(event: Rec, node: NodeInfo, source: Rec, plan: ReplacePlan, line: number | null): void {
+    const seq = plan.seq;
+    const shadowed = plan.shadowed;
+    const rawId = source.compactionId;
+    const id = formatId(rawId);
+    const bracket = typeof rawId === 'string' && rawId.length > 0 ? this.brackets.get(rawId) : undefined;
+    const summary = bracket === undefined ? null : bracket.summary;
+
+    // qa/checkpoint-sources
+    const cited = Array.isArray(event.sourceEventSeqs) ? (event.sourceEventSeqs as unknown[]) : [];
+    const problems: string[] = [];
+    const startSeq = bracket === undefined ? -1 : bracket.startSeq;
+    if (startSeq < 0) problems.push('no compaction/start with its compactionId precedes it');
+    else if (!cited.includes(startSeq)) problems.push(`its compaction/start (seq ${startSeq}) is not cited`);
+    if (summary === null) problems.push('no compaction/summary with its compactionId precedes it');
+    else if (!cited.includes(summary.seq)) problems.push(`its compaction/summary (seq ${summary.seq}) is not cited`);
+    if (problems.length > 0) {
+      this.report(
+        QA_RULES.checkpointSources,
+        seq,
+        line,
+        `compaction checkpoint at seq ${seq} (compactionId ${id}, sourceEventSeqs ${formatList(cited)}): ${problems.join('; ')}`,
+      );
+    }
+
+    if (bracket !== undefined && summary !== null) {
+      bracket.checkpointSeq = seq;
+      // qa/checkpoint-not-adjacent
+      if (seq !== summary.seq + 1) {
+        this.report(
+          QA_RULES.checkpointNotAdjacent,
+          seq,
+          line,
+          `compaction checkpoint at seq ${seq} does not immediately follow its compaction/summary at seq ${summary.seq} ` +
+            `(${seq - summary.seq - 1} events in between)`,
+        );
+      }
+      // qa/summary-shadowed-mismatch
+      const problem = declarationProblem(summary, shadowed, `its checkpoint at seq ${seq}`);
+      if (problem !== null) {
+        this.report(
+          QA_RULES.summaryShadowedMismatch,
+          summary.seq,
+          summary.line,
+          `compaction/summary at seq ${summary.seq} (compactionId ${id}) ${problem}`,
+        );
+      }
+    }
+
+    // qa/summary-larger: bounds first (an upper bound of the checkpoint against the lower
+    // bounds of what it replaced); exact sizes only when they do not decide, summed only until
+    // the replaced messages are at least as large.
+    const message = derivedMessage(event);
+    const upper = jsonUpperBound(message);
+    if (this.lowerTotal(shadowed, upper) < upper) {
+      const size = message === null ? 0 : jsonLength(message);
+      node.size = size;
+      if (this.lowerTotal(shadowed, size) < size) {
+        let total = 0;
+        for (let i = 0; i < shadowed.length && total < size; i++) total += this.exactSize(shadowed[i] as number);
+        if (total < size) {
+          this.report(
+            QA_RULES.summaryLarger,
+            seq,
+            line,
+            `compaction checkpoint at seq ${seq} is larger than the ${shadowed.length} message(s) it replaced ` +
+              `${formatList(shadowed)}: ${size} > ${total} characters of message JSON`,
+          );
+        }
+      }
+    }
+
+    // qa/repeated-compaction: a checkpoint replaced again before anything new reached the surface.
+    for (const old of shadowed) {
+      const info = this.nodes.get(old);
+      if (info !== undefined && info.checkpointAt === this.appends) {
+        this.report(
+          QA_RULES.repeatedCompaction,
+          seq,
+          line,
+          `compaction checkpoint at seq ${seq} compacts checkpoint ${old} again with no new surface node appended in between`,
+        );
+        break;
+      }
+    }
+    node.checkpointAt = this.appends;
+  }
+
+  /**
+   * Move the replace into the node state and report tool-call pairs it split: one side
+   * shadowed while the other stays on the surface (events.md §6.4).
+   */
+  private pairing(node: NodeInfo, plan: ReplacePlan, line: number | null): void {
+    const seq = plan.seq;
+    let lost: LostSide[] | null = null;
+    for (const old of plan.shadowed) {
+      const info = this.nodes.get(old);
+      if (info === undefined) continue;
+      this.nodes.delete(old);
+      const calls = info.calls;
+      if (calls !== null) {
+        lost ??= [];
+        if (typeof calls === 'string') lost.push({ callId: calls, side: 'call', seq: old });
+        else for (const callId of calls) lost.push({ callId, side: 'call', seq: old });
+      }
+      if (info.result !== null) (lost ??= []).push({ callId: info.result, side: 'result', seq: old });
+    }
+    this.nodes.set(seq, node);
+    if (lost === null) return;
+    const open: LostSide[] = [];
+    for (const side of lost) {
+      // The replacement carries the same side again (a prune copy keeps its call id).
+      if (side.side === 'call' ? holds(node.calls, side.callId) : node.result === side.callId) continue;
+      // Both sides left the surface together.
+      if (lost.some((other) => other.side !== side.side && other.callId === side.callId)) continue;
+      open.push(side);
+    }
+    if (open.length === 0) return;
+    for (const current of this.ctx.nodes()) {
+      const info = this.nodes.get(current);
+      if (info === undefined || (info.calls === null && info.result === null)) continue;
+      for (const side of open) {
+        if (side.side === 'call' && info.result === side.callId) {
+          this.report(
+            QA_RULES.toolPairing,
+            seq,
+            line,
+            `replacement at seq ${seq} splits tool call ${JSON.stringify(side.callId)}: the assistant/message at seq ` +
+              `${side.seq} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
+          );
+        } else if (side.side === 'result' && holds(info.calls, side.callId)) {
+          this.report(
+            QA_RULES.toolPairing,
+            seq,
+            line,
+            `replacement at seq ${seq} splits tool call ${JSON.stringify(side.callId)}: its tool/result at seq ` +
+              `${side.seq} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
+          );
+        }
+      }
+    }
+  }
+
+  private report(rule: QaRule, seq: number, line: number | null, message: string): void {
+    const count = (this.counts.get(rule) ?? 0) + 1;
+    this.counts.set(rule, count);
+    if (count <= this.maxPerRule) this.found.push(diagnostic(QA_SEVERITY[rule], rule, seq, line, message));
+  }
+}

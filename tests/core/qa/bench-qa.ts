@@ -1,0 +1,172 @@
+/**
+ * Overhead of the compaction QA check on a big log (not a vitest test):
+ *
+ *   node --expose-gc --import tsx tests/core/qa/bench-qa.ts [FILE] [--runs 5]
+ *
+ * FILE defaults to bench/out/gen-1000000-seed1.jsonl (generate it with
+ * `node --import tsx scripts/gen-log.ts --events 1000000 --seed 1 --out bench/out/gen-1000000-seed1.jsonl`).
+ *
+ * Two measurements, each alternating "fold" and "fold + QA" runs and comparing medians:
+ * - stream: JSON.parse every line, expand packed rows, fold (planEvent/applyPlan), and in the
+ *   second variant feed the check — the analyzer's situation;
+ * - memory: the same over events parsed once beforehand, so the difference is the check alone
+ *   without parse noise.
+ * `eventAt` re-parses the event's line, like the analyzer's byte-backed log.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { expandPackedRow, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
+import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
+import { applyPlan, planEvent } from '../../../src/core/fold/surface';
+import type { Diagnostic } from '../../../src/core/model';
+import { CompactionQaCheck } from '../../../src/core/qa';
+import type { QaFoldContext } from '../../../src/core/qa';
+
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
+const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs') ?? 'bench/out/gen-1000000-seed1.jsonl';
+
+const text = readFileSync(file, 'utf8');
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+/** Line boundaries (header excluded) and, per event, its line and member. */
+const lineStart: number[] = [];
+const lineEnd: number[] = [];
+{
+  let start = text.indexOf('\n') + 1;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    if (end > start) {
+      lineStart.push(start);
+      lineEnd.push(end);
+    }
+    start = end + 1;
+  }
+}
+const eventLine = new Int32Array(2_000_000);
+const eventMember = new Int32Array(2_000_000);
+let eventCount = 0;
+
+/** Re-parse event `i` from its line (the analyzer's log does the same from bytes). */
+function parseEvent(i: number): unknown {
+  const row = eventLine[i] as number;
+  const value: unknown = JSON.parse(text.slice(lineStart[row], lineEnd[row]));
+  const member = eventMember[i] as number;
+  return member < 0 ? value : expandPackedRow(validatePackedRow(value as Record<string, unknown>))[member];
+}
+
+interface Stats {
+  ms: number;
+  events: number;
+  diagnostics: Diagnostic[];
+  eventAtCalls: number;
+  eventAtMs: number;
+}
+
+/** A fold that records its plan for the QA context. */
+function makeFold() {
+  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  let plan: Plan | null = null;
+  let eventAtCalls = 0;
+  let eventAtMs = 0;
+  const ctx: QaFoldContext = {
+    planAt: () => plan,
+    nodes: () => state.nodes,
+    eventAt: (seq) => {
+      const t = performance.now();
+      const value = parseEvent(seq);
+      eventAtMs += performance.now() - t;
+      eventAtCalls++;
+      return value;
+    },
+  };
+  return {
+    ctx,
+    step(value: unknown, index: number): void {
+      plan = planEvent(value, index, state.nodes, parseEvent);
+      applyPlan(state, plan);
+    },
+    counters: () => ({ eventAtCalls, eventAtMs }),
+  };
+}
+
+function streamRun(withQa: boolean): Stats {
+  gc();
+  const t0 = performance.now();
+  const fold = makeFold();
+  const check = withQa ? new CompactionQaCheck(fold.ctx) : null;
+  let index = 0;
+  for (let row = 0; row < lineStart.length; row++) {
+    const value: unknown = JSON.parse(text.slice(lineStart[row], lineEnd[row]));
+    if (isPackedRow(value)) {
+      const members = expandPackedRow(validatePackedRow(value));
+      for (let k = 0; k < members.length; k++) {
+        eventLine[index] = row;
+        eventMember[index] = k;
+        fold.step(members[k], index);
+        if (check) check.event(members[k], index, row + 2);
+        index++;
+      }
+    } else {
+      eventLine[index] = row;
+      eventMember[index] = -1;
+      fold.step(value, index);
+      if (check) check.event(value, index, row + 2);
+      index++;
+    }
+  }
+  const diagnostics = check ? check.finish() : [];
+  eventCount = index;
+  return { ms: performance.now() - t0, events: index, diagnostics, ...fold.counters() };
+}
+
+function memoryRun(events: readonly unknown[], withQa: boolean): Stats {
+  gc();
+  const t0 = performance.now();
+  const fold = makeFold();
+  const check = withQa ? new CompactionQaCheck(fold.ctx) : null;
+  for (let i = 0; i < events.length; i++) {
+    fold.step(events[i], i);
+    if (check) check.event(events[i], i, null);
+  }
+  const diagnostics = check ? check.finish() : [];
+  return { ms: performance.now() - t0, events: events.length, diagnostics, ...fold.counters() };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function compare(label: string, run: (withQa: boolean) => Stats): void {
+  run(false);
+  run(true); // warm-up
+  const base: number[] = [];
+  const qa: number[] = [];
+  let last: Stats | null = null;
+  for (let r = 0; r < runs; r++) {
+    base.push(run(false).ms);
+    last = run(true);
+    qa.push(last.ms);
+  }
+  const b = median(base);
+  const q = median(qa);
+  console.log(
+    `${label}: fold ${b.toFixed(1)} ms, fold+QA ${q.toFixed(1)} ms, QA overhead ${(q - b).toFixed(1)} ms ` +
+      `(runs: fold ${base.map((x) => x.toFixed(0)).join('/')}, fold+QA ${qa.map((x) => x.toFixed(0)).join('/')})`,
+  );
+  if (last) {
+    console.log(
+      `  events ${last.events}, eventAt calls ${last.eventAtCalls} (${last.eventAtMs.toFixed(1)} ms), ` +
+        `qa findings ${last.diagnostics.length}`,
+    );
+    for (const d of last.diagnostics.slice(0, 10)) console.log(`  ${d.severity} ${d.rule} seq ${String(d.seq)}: ${d.message}`);
+  }
+}
+
+compare('stream (parse + fold)', streamRun);
+const events: unknown[] = [];
+for (let i = 0; i < eventCount; i++) events.push(parseEvent(i));
+compare('memory (fold only)', (withQa) => memoryRun(events, withQa));

@@ -1,0 +1,126 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { App } from '../../src/ui/App';
+import { Transport } from '../../src/ui/panels/transport/Transport';
+import { tickPositions } from '../../src/ui/panels/transport/Scrubber';
+import { countAtOrBefore } from '../../src/ui/hooks/useReplaceSteps';
+import { renderLoaded } from './harness';
+
+const transport = () => screen.getByRole('region', { name: 'Transport' });
+const button = (name: string) => within(transport()).getByRole('button', { name });
+
+describe('Transport', () => {
+  it('has the step buttons with their exact names', async () => {
+    await renderLoaded(<Transport />);
+    for (const name of ['Previous step', 'Next step', 'Previous replace', 'Next replace', 'Play', 'Pause', 'Go to start', 'Go to end']) {
+      expect(button(name)).toBeTruthy();
+    }
+  });
+
+  it('steps, jumps between replaces and to both ends', async () => {
+    const { store } = await renderLoaded(<Transport />);
+    fireEvent.click(button('Go to start'));
+    expect(store.getState().step).toBe(0);
+    expect(button('Previous step').getAttribute('aria-disabled')).toBe('true');
+    fireEvent.click(button('Previous step'));
+    expect(store.getState().step).toBe(0);
+    fireEvent.click(button('Next step'));
+    expect(store.getState().step).toBe(1);
+    fireEvent.click(button('Next replace'));
+    await waitFor(() => expect(store.getState().step).toBe(19));
+    fireEvent.click(button('Next surface change'));
+    await waitFor(() => expect(store.getState().step).toBe(21));
+    fireEvent.click(button('Previous replace'));
+    await waitFor(() => expect(store.getState().step).toBe(19));
+    fireEvent.click(button('Go to end'));
+    expect(store.getState().step).toBe(30);
+    expect(transport().textContent).toContain('step 30 / 30');
+  });
+
+  it('plays and pauses at the chosen speed', async () => {
+    const { store, scheduler } = await renderLoaded(<Transport />);
+    fireEvent.change(within(transport()).getByRole('combobox', { name: 'Speed' }), { target: { value: '10' } });
+    expect(store.getState().speed).toBe(10);
+    fireEvent.click(button('Go to start'));
+    fireEvent.click(button('Play'));
+    expect(store.getState().playing).toBe(true);
+    act(() => scheduler.advance(500));
+    expect(store.getState().step).toBe(5);
+    fireEvent.click(button('Pause'));
+    act(() => scheduler.advance(500));
+    expect(store.getState().step).toBe(5);
+    expect(store.getState().playing).toBe(false);
+  });
+
+  it('scrubs, and marks the replace steps on the scrubber', async () => {
+    const { store, container } = await renderLoaded(<Transport />);
+    const slider = within(transport()).getByRole('slider', { name: 'Step' });
+    expect(slider.getAttribute('max')).toBe('30');
+    fireEvent.change(slider, { target: { value: '12' } });
+    expect(store.getState().step).toBe(12);
+    await waitFor(() => expect(container.querySelectorAll('.tick')).toHaveLength(3));
+    expect(tickPositions(Int32Array.of(19, 25, 29), 30).map(Math.round)).toEqual([63, 83, 97]);
+    expect([0, 19, 24, 25, 30].map((k) => countAtOrBefore(Int32Array.of(19, 25, 29), k))).toEqual([0, 1, 1, 2, 3]);
+  });
+
+  it('jumps to a step or a seq', async () => {
+    const { store } = await renderLoaded(<Transport />);
+    fireEvent.change(within(transport()).getByRole('textbox', { name: 'Jump to step' }), { target: { value: '7' } });
+    fireEvent.click(button('Go to step'));
+    expect(store.getState().step).toBe(7);
+    fireEvent.change(within(transport()).getByRole('textbox', { name: 'Jump to seq' }), { target: { value: '18' } });
+    fireEvent.click(button('Go to seq'));
+    expect(store.getState().step).toBe(19);
+    expect(store.getState().selectedSeq).toBe(18);
+  });
+});
+
+describe('keyboard', () => {
+  const key = (k: string, init: KeyboardEventInit = {}) => fireEvent.keyDown(document.body, { key: k, ...init });
+
+  it('steps with arrows and j/k, surface changes with shift, replaces with [ and ]', async () => {
+    const { store } = await renderLoaded(<App />);
+    key('Home');
+    expect(store.getState().step).toBe(0);
+    key('ArrowRight');
+    key('j');
+    expect(store.getState().step).toBe(2);
+    key('k');
+    expect(store.getState().step).toBe(1);
+    key('ArrowRight', { shiftKey: true });
+    await waitFor(() => expect(store.getState().step).toBe(3));
+    key(']');
+    await waitFor(() => expect(store.getState().step).toBe(19));
+    key(']');
+    await waitFor(() => expect(store.getState().step).toBe(25));
+    key('[');
+    await waitFor(() => expect(store.getState().step).toBe(19));
+    key('End');
+    expect(store.getState().step).toBe(30);
+    key('ArrowLeft', { shiftKey: true });
+    await waitFor(() => expect(store.getState().step).toBe(29)); // seq 28, the last surface event
+  });
+
+  it('space plays and pauses; / focuses search; g focuses the seq field; ? opens the sheet', async () => {
+    const { store } = await renderLoaded(<App />);
+    key('Home');
+    key(' ');
+    expect(store.getState().playing).toBe(true);
+    key(' ');
+    expect(store.getState().playing).toBe(false);
+    key('/');
+    expect(document.activeElement).toBe(screen.getByRole('searchbox', { name: 'Search events' }));
+    // While typing, keys belong to the field.
+    fireEvent.keyDown(document.activeElement as Element, { key: 'j' });
+    expect(store.getState().step).toBe(0);
+    (document.activeElement as HTMLElement).blur();
+    key('g');
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Jump to seq' }));
+    (document.activeElement as HTMLElement).blur();
+    key('?');
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    expect(dialog.textContent).toContain('Next replace');
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
