@@ -4,36 +4,7 @@
 import type { SessionAnalysis } from '../core/analyze/session';
 import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
 
-/** The `--json` record of one session (one line of JSON Lines). */
-export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> {
-  const { fold } = session;
-  return {
-    file: session.path,
-    format: session.format,
-    sessionId: session.sessionId,
-    events: session.log.length,
-    surface: {
-      accepted: fold.accepted,
-      nodes: fold.nodes,
-      replacements: fold.replacements.map((r) => ({ seq: r.seq, start: r.start, end: r.end, shadowedSeqs: r.shadowedSeqs })),
-      replaceGeneration: fold.replaceGeneration,
-      messages: finalMessages(session),
-    },
-    surfaceError: fold.error && { seq: fold.error.seq, line: fold.error.line, message: fold.error.message },
-    decodeError: session.decodeError && {
-      line: session.decodeError.line,
-      byte: session.decodeError.byte,
-      message: session.decodeError.message,
-    },
-    diagnostics: session.diagnostics.map((d) => ({
-      severity: d.severity,
-      rule: d.rule,
-      seq: d.seq,
-      line: d.line,
-      message: d.message,
-    })),
-  };
-}
+export { toJsonRecord } from '../core/analyze/report';
 
 /** Shorten one event's raw text for display. */
 function abbreviate(text: string, max = 200): string {

@@ -6,6 +6,15 @@
 import type {
   Bracket,
   CoreApi,
+  CurveData,
+  DemoInfo,
+  ExportFile,
+  ExportKind,
+  PlaygroundResult,
+  PlaygroundState,
+  PlaygroundTemplate,
+  ReplaceDetail,
+  ViewsWindow,
   Diagnostic,
   EventDetail,
   Hello,
@@ -151,5 +160,35 @@ export abstract class TrackedClient implements CoreClient {
   }
   navigate(session: number, step: number, kind: NavigateKind): Promise<number | null> {
     return this.call('navigate', [session, step, kind]);
+  }
+  views(session: number, step: number, start: number, count: number): Promise<ViewsWindow> {
+    return this.call('views', [session, step, start, count]);
+  }
+  replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
+    return this.call('replaceDetail', [session, replacement]);
+  }
+  curve(session: number, buckets: number): Promise<CurveData> {
+    return this.call('curve', [session, buckets]);
+  }
+  exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile> {
+    return this.call('exportText', [session, kind, step]);
+  }
+  demos(): Promise<DemoInfo[]> {
+    return this.call('demos', []);
+  }
+  playgroundStart(from: { session: number; step: number } | null): Promise<PlaygroundState> {
+    return this.call('playgroundStart', [from]);
+  }
+  playgroundOffer(template: PlaygroundTemplate): Promise<PlaygroundResult> {
+    return this.call('playgroundOffer', [template]);
+  }
+  playgroundUndo(): Promise<PlaygroundState> {
+    return this.call('playgroundUndo', []);
+  }
+  playgroundRedo(): Promise<PlaygroundState> {
+    return this.call('playgroundRedo', []);
+  }
+  playgroundExport(): Promise<ExportFile> {
+    return this.call('playgroundExport', []);
   }
 }

@@ -30,7 +30,9 @@ export type OpenRequest =
   | { kind: 'bytes'; name: string; buffer: ArrayBuffer }
   | { kind: 'text'; name: string; text: string }
   /** Fetched by the engine only because the user asked for this URL. */
-  | { kind: 'url'; url: string };
+  | { kind: 'url'; url: string }
+  /** A guided demo, by id (see {@link CoreApi.demos}). */
+  | { kind: 'demo'; id: string };
 
 /** Load progress, sent while decoding. */
 export interface ProgressEvent {
@@ -244,6 +246,154 @@ export interface SearchResult {
 /** Where the transport can jump. */
 export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace';
 
+/** A content block flattened to text for display (untrusted: render as text only). */
+export interface MessageBlock {
+  kind: 'text' | 'reasoning' | 'tool-call' | 'tool-result' | 'image' | 'other';
+  text: string;
+  /** True when `text` was clipped; the full event is available through `detail`. */
+  truncated: boolean;
+  /** Tool name (tool-call). */
+  name?: string;
+  /** Tool call id (tool-call, tool-result). */
+  callId?: string;
+  isError?: boolean;
+}
+
+/** One message as a chat row. */
+export interface ViewMessage {
+  seq: number;
+  type: string;
+  role: string | null;
+  /** `replacement` for model-only events that entered by a replace. */
+  origin: 'append' | 'replacement';
+  replacementKind: ReplacementKind | null;
+  state: EventState;
+  blocks: MessageBlock[];
+  /** True when the message projects to nothing for the model (empty usage-only message). */
+  empty: boolean;
+}
+
+/**
+ * One row of the aligned views at a step: a model-view message and the human-transcript
+ * messages it stands for (itself for a current append; every append it shadows, directly or
+ * through nested replaces, for a replacement).
+ */
+export interface ViewRow {
+  model: ViewMessage;
+  transcript: ViewMessage[];
+  /** For a replacement: the replacements nested inside it, outermost first. */
+  nested: number[];
+}
+
+export interface ViewsWindow {
+  step: number;
+  /** Rows (model-view messages) at the step. */
+  total: number;
+  start: number;
+  rows: ViewRow[];
+}
+
+/** One part of a text diff. */
+export interface DiffPart {
+  op: 'same' | 'add' | 'remove';
+  text: string;
+}
+
+/** Everything the replace inspector shows for one replacement. */
+export interface ReplaceDetail {
+  seq: number;
+  step: number;
+  kind: ReplacementKind;
+  start: number;
+  end: number;
+  shadowedSeqs: number[];
+  replacement: ViewMessage;
+  shadowed: ViewMessage[];
+  /** Size of the derived messages before (the shadowed ones) and after (the replacement). */
+  bytesBefore: number;
+  bytesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** How tokens are estimated, for the UI to state. */
+  tokenMethod: string;
+  /** Tool-result prune: the content before and after, and their diff. */
+  prune: { before: string; after: string; diff: DiffPart[]; clipped: boolean } | null;
+  /** Summarizing compaction: the linked bracket and what it declared. */
+  compaction: {
+    compactionId: string | null;
+    startSeq: number | null;
+    summarySeq: number | null;
+    endSeq: number | null;
+    declaredRange: { start: unknown; end: unknown } | null;
+    declaredSeqs: unknown[] | null;
+    /** True when the declared shadowed seqs equal what the fold shadowed. */
+    declaredMatches: boolean;
+    error: string | null;
+  } | null;
+  /** QA findings about this replacement. */
+  findings: Diagnostic[];
+}
+
+/** The context curve, bucketed for plotting. */
+export interface CurveData {
+  steps: number;
+  /** Each bucket covers steps [from, to]. */
+  buckets: { from: number; to: number; bytesMin: number; bytesMax: number; messagesMax: number }[];
+  /** Steps of replaces (the marked drops). */
+  replaces: number[];
+  bytesMax: number;
+  tokenMethod: string;
+}
+
+/** What an export produces. */
+export interface ExportFile {
+  name: string;
+  mime: string;
+  text: string;
+}
+
+/** What can be exported. */
+export type ExportKind = 'model-view' | 'surface' | 'report-json' | 'report-markdown';
+
+/** A guided demo, listed for the UI. */
+export interface DemoInfo {
+  id: string;
+  title: string;
+  summary: string;
+  /** Narration by step. */
+  notes: { step: number; text: string }[];
+}
+
+/** A playground candidate, from a template or raw JSON. */
+export type PlaygroundTemplate =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; text: string; toolCalls: { name: string; arguments: string }[] }
+  | { kind: 'tool-result'; callId: string; text: string; isError: boolean }
+  | { kind: 'log-only'; type: string; data: string }
+  | { kind: 'summary'; start: number; end: number; text: string }
+  | { kind: 'prune'; target: number; text: string }
+  /** Any event as JSON text; `seq` is filled in when absent. */
+  | { kind: 'raw'; json: string };
+
+/** The session index under which the playground answers every per-session call. */
+export const PLAYGROUND_SESSION = 1_000_000;
+
+/** The playground after an operation. */
+export interface PlaygroundState {
+  /** Index of the playground session (use it with every per-session call). */
+  session: number;
+  summary: SessionSummary;
+  nextSeq: number;
+  canUndo: boolean;
+  canRedo: boolean;
+  /** Tool calls still waiting for a result. */
+  pendingCalls: { callId: string; name: string; callSeq: number | null }[];
+}
+
+export type PlaygroundResult =
+  | { ok: true; seq: number; state: PlaygroundState }
+  | { ok: false; message: string; rule: string; state: PlaygroundState };
+
 /**
  * The engine API. Each call is one request; responses are the resolved values. Errors reject
  * with an Error whose message is fit to show.
@@ -270,4 +420,22 @@ export interface CoreApi {
   replaceSteps(session: number): Promise<Int32Array>;
   /** The step the transport should move to, or null when there is none. */
   navigate(session: number, step: number, kind: NavigateKind): Promise<number | null>;
+  /** The human transcript aligned with the model view at a step, windowed by model rows. */
+  views(session: number, step: number, start: number, count: number): Promise<ViewsWindow>;
+  /** The replace inspector's data for one replacement. */
+  replaceDetail(session: number, replacement: number): Promise<ReplaceDetail>;
+  /** The context curve over all steps, in at most `buckets` buckets. */
+  curve(session: number, buckets: number): Promise<CurveData>;
+  /** Export the model view or surface at a step, or the diagnostics/QA report. */
+  exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile>;
+  /** The guided demos. */
+  demos(): Promise<DemoInfo[]>;
+  /** Start a playground, empty or from the first `step` events of a loaded session. */
+  playgroundStart(from: { session: number; step: number } | null): Promise<PlaygroundState>;
+  /** Offer a candidate; it enters the log only if the fold accepts it. */
+  playgroundOffer(template: PlaygroundTemplate): Promise<PlaygroundResult>;
+  playgroundUndo(): Promise<PlaygroundState>;
+  playgroundRedo(): Promise<PlaygroundState>;
+  /** The playground log as session JSONL. */
+  playgroundExport(): Promise<ExportFile>;
 }

@@ -7,7 +7,13 @@ import { familyCounts, finalMessages, severityCounts } from '../core/analyze/sum
 import { fingerprint } from '../core/util/fingerprint';
 import type {
   CoreApi,
+  DemoInfo,
+  ExportFile,
+  ExportKind,
   Hello,
+  PlaygroundResult,
+  PlaygroundState,
+  PlaygroundTemplate,
   LoadSummary,
   NavigateKind,
   OpenRequest,
@@ -16,8 +22,11 @@ import type {
   SearchQuery,
   SessionSummary,
 } from '../protocol/protocol';
-import { PROTOCOL_VERSION } from '../protocol/protocol';
+import { PLAYGROUND_SESSION, PROTOCOL_VERSION } from '../protocol/protocol';
+import { demos } from '../core/demos/demos';
+import { PlaygroundHost } from './playground-host';
 import { SessionQuery } from './session-query';
+import { TeachingQuery } from './teaching-query';
 
 /** Host services the engine needs, injectable for tests. */
 export interface EngineDeps {
@@ -43,14 +52,36 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
   let loadCounter = 0;
   let active: { aborted: boolean } | null = null;
 
+  let playground: PlaygroundHost | null = null;
+  const teaching = new WeakMap<SessionQuery, TeachingQuery>();
+
   const session = (index: number): SessionQuery => {
+    if (index === PLAYGROUND_SESSION) {
+      if (!playground?.query) throw new Error('no playground is open');
+      return playground.query;
+    }
     const query = loaded?.sessions[index];
     if (!query) throw new Error(loaded ? `no session ${index} in this load` : 'no log is open');
     return query;
   };
 
+  const teach = (index: number): TeachingQuery => {
+    const query = session(index);
+    let t = teaching.get(query);
+    if (!t) {
+      t = new TeachingQuery(query);
+      teaching.set(query, t);
+    }
+    return t;
+  };
+
   const readRequest = async (request: OpenRequest): Promise<{ name: string; bytes: Uint8Array }> => {
     switch (request.kind) {
+      case 'demo': {
+        const demo = demos().find((d) => d.id === request.id);
+        if (!demo) throw new Error(`no demo named ${JSON.stringify(request.id)}`);
+        return { name: `demo-${demo.id}.jsonl`, bytes: new TextEncoder().encode(demo.jsonl) };
+      }
       case 'bytes':
         return { name: request.name, bytes: new Uint8Array(request.buffer) };
       case 'text':
@@ -181,6 +212,57 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async navigate(index: number, step: number, kind: NavigateKind) {
       return session(index).navigate(step, kind);
+    },
+
+    async views(index: number, step: number, start: number, count: number) {
+      return teach(index).views(step, start, count);
+    },
+
+    async replaceDetail(index: number, replacement: number) {
+      return teach(index).replaceDetail(replacement);
+    },
+
+    async curve(index: number, buckets: number) {
+      return teach(index).curve(buckets);
+    },
+
+    async exportText(index: number, kind: ExportKind, step: number) {
+      return teach(index).exportText(kind, step);
+    },
+
+    async demos(): Promise<DemoInfo[]> {
+      return demos().map(({ id, title, summary, notes }) => ({ id, title, summary, notes }));
+    },
+
+    async playgroundStart(from: { session: number; step: number } | null): Promise<PlaygroundState> {
+      const seed: unknown[] = [];
+      if (from) {
+        const source = session(from.session).session;
+        const k = Math.max(0, Math.min(from.step, source.fold.accepted));
+        for (let i = 0; i < k; i++) seed.push(source.log.event(i));
+      }
+      playground = new PlaygroundHost(seed, summarize);
+      return playground.refresh();
+    },
+
+    async playgroundOffer(template: PlaygroundTemplate): Promise<PlaygroundResult> {
+      if (!playground) throw new Error('no playground is open');
+      return playground.offer(template);
+    },
+
+    async playgroundUndo(): Promise<PlaygroundState> {
+      if (!playground) throw new Error('no playground is open');
+      return playground.undo();
+    },
+
+    async playgroundRedo(): Promise<PlaygroundState> {
+      if (!playground) throw new Error('no playground is open');
+      return playground.redo();
+    },
+
+    async playgroundExport(): Promise<ExportFile> {
+      if (!playground) throw new Error('no playground is open');
+      return playground.export();
     },
   };
 }

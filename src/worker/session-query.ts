@@ -177,7 +177,8 @@ export class SessionQuery {
     return String(this.seqOf(index)) === needle;
   }
 
-  private surfaceNode(seq: number): SurfaceNode {
+  /** One surface node for display. */
+  surfaceNode(seq: number): SurfaceNode {
     const index = seq - this.session.baseSeq;
     const event = this.parse(index);
     const tt = this.session.index;

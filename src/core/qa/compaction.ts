@@ -407,33 +407,33 @@ export class CompactionQaCheck implements EventCheck {
       }
     }
 
-    // qa/repeated-compaction: a checkpoint replaced again before anything new reached the surface.
-    for (const old of shadowed) {
+    // qa/repeated-compaction is checked while the shadowed nodes leave (see pairing).
+    node.checkpointAt = this.appends;
+  }
+
+  /**
+   * Move the replace into the node state, in one pass over the shadowed nodes: report a
+   * checkpoint that compacts a checkpoint made with no surface growth since
+   * (`qa/repeated-compaction`), and tool-call pairs the replace split — one side shadowed while
+   * the other stays on the surface (`qa/tool-pairing`, events.md §6.4).
+   */
+  private pairing(node: NodeInfo, plan: ReplacePlan, line: number | null): void {
+    const seq = plan.seq;
+    let lost: LostSide[] | null = null;
+    let repeated = node.checkpointAt < 0;
+    for (const old of plan.shadowed) {
       const info = this.nodes.get(old);
-      if (info !== undefined && info.checkpointAt === this.appends) {
+      if (info === undefined) continue;
+      this.nodes.delete(old);
+      if (!repeated && info.checkpointAt === this.appends) {
+        repeated = true;
         this.report(
           QA_RULES.repeatedCompaction,
           seq,
           line,
           `compaction checkpoint at seq ${seq} compacts checkpoint ${old} again with no new surface node appended in between`,
         );
-        break;
       }
-    }
-    node.checkpointAt = this.appends;
-  }
-
-  /**
-   * Move the replace into the node state and report tool-call pairs it split: one side
-   * shadowed while the other stays on the surface (events.md §6.4).
-   */
-  private pairing(node: NodeInfo, plan: ReplacePlan, line: number | null): void {
-    const seq = plan.seq;
-    let lost: LostSide[] | null = null;
-    for (const old of plan.shadowed) {
-      const info = this.nodes.get(old);
-      if (info === undefined) continue;
-      this.nodes.delete(old);
       const calls = info.calls;
       if (calls !== null) {
         lost ??= [];

@@ -57,29 +57,37 @@ export class NodeInfo {
   ) {}
 }
 
-const EMPTY_NODE_BOUND = 0;
-
-/** The ids of the tool-call blocks in an assistant message's content. */
-function toolCallIds(content: unknown): CallIds {
-  if (!Array.isArray(content)) return null;
+/**
+ * Read an assistant message's content once: the ids of its tool-call blocks and the lower size
+ * bound of {@link contentBound} (one property read per block for its type, one for its payload).
+ */
+function assistantNode(content: unknown): NodeInfo {
+  if (!Array.isArray(content)) return new NodeInfo(null, null, 0);
+  let bound = 0;
   let first: string | null = null;
   let more: string[] | null = null;
   for (const block of content as unknown[]) {
-    if (!isRecord(block) || block.type !== 'tool-call') continue;
-    const id = block.id;
-    if (typeof id !== 'string') continue;
-    if (first === null) first = id;
-    else (more ??= [first]).push(id);
+    if (block === null || typeof block !== 'object') continue;
+    const b = block as Rec;
+    if (b.type === 'tool-call') {
+      const args = b.arguments;
+      if (typeof args === 'string') bound += args.length + 2;
+      const id = b.id;
+      if (typeof id !== 'string') continue;
+      if (first === null) first = id;
+      else (more ??= [first]).push(id);
+    } else {
+      const text = b.text;
+      if (typeof text === 'string') bound += text.length + 2;
+    }
   }
-  return more ?? first;
+  return new NodeInfo(more ?? first, null, bound);
 }
 
 /** The call id a tool/result message answers: `source.callId`, else its block's `toolCallId`. */
-function resultCallId(message: Rec): string | null {
+function resultCallId(message: Rec, block: unknown): string | null {
   const source = message.source;
   if (isRecord(source) && typeof source.callId === 'string') return source.callId;
-  const content = message.content;
-  const block: unknown = Array.isArray(content) ? content[0] : undefined;
   return isRecord(block) && typeof block.toolCallId === 'string' ? block.toolCallId : null;
 }
 
@@ -87,13 +95,20 @@ function resultCallId(message: Rec): string | null {
 export function describeNode(event: Rec): NodeInfo {
   const type = event.type;
   const data = event.data;
-  if (!isRecord(data)) return new NodeInfo(null, null, EMPTY_NODE_BOUND);
-  if (type === 'user/message') return new NodeInfo(null, null, contentBound(data.content));
-  const message = data.message;
-  if (!isRecord(message)) return new NodeInfo(null, null, EMPTY_NODE_BOUND);
-  const content = message.content;
-  if (type === 'assistant/message') return new NodeInfo(toolCallIds(content), null, contentBound(content));
-  return new NodeInfo(null, resultCallId(message), contentBound(content));
+  if (data === null || typeof data !== 'object') return new NodeInfo(null, null, 0);
+  const d = data as Rec;
+  if (type === 'user/message') return new NodeInfo(null, null, contentBound(d.content));
+  const message = d.message;
+  if (message === null || typeof message !== 'object') return new NodeInfo(null, null, 0);
+  const m = message as Rec;
+  const content = m.content;
+  if (type === 'assistant/message') return assistantNode(content);
+  // A tool result: one tool-result block whose content holds the texts.
+  const block: unknown = Array.isArray(content) ? content[0] : undefined;
+  let bound: number;
+  if (isRecord(block) && block.type === 'tool-result' && (content as unknown[]).length === 1) bound = contentBound(block.content);
+  else bound = contentBound(content);
+  return new NodeInfo(null, resultCallId(m, block), bound);
 }
 
 // ----- declarations ---------------------------------------------------------------------------

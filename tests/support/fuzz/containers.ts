@@ -81,8 +81,16 @@ interface Frame {
   bytes: Uint8Array;
 }
 
-/** Cut points of the plaintext: the header line alone first (usually), then batches of lines. */
+/** Cut points of the plaintext: the header line alone first (usually), then batches of lines; sometimes tiny frames. */
 function frameCuts(doc: Uint8Array, rng: Rng): number[] {
+  if (rng.chance(0.05)) {
+    // Tiny frames regardless of lines: most lines cross several frames.
+    const cuts = [0];
+    const step = rng.int(16, 512);
+    for (let at = step; at < doc.length; at += step) cuts.push(at);
+    cuts.push(doc.length);
+    return cuts;
+  }
   const lfs: number[] = [];
   for (let i = 0; i < doc.length; i++) if (doc[i] === 0x0a) lfs.push(i + 1);
   const cuts: number[] = [0];

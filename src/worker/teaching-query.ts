@@ -1,0 +1,224 @@
+/**
+ * The compaction-QA and teaching queries of one session: aligned transcript/model views, the
+ * replace inspector, the context curve and exports.
+ */
+import { diffLines } from 'diff';
+import { toJsonRecord, toMarkdownReport } from '../core/analyze/report';
+import type { SessionAnalysis } from '../core/analyze/session';
+import { deriveEventMessage } from '../core/fold/manager';
+import type {
+  CurveData,
+  DiffPart,
+  ExportFile,
+  ExportKind,
+  ReplaceDetail,
+  ViewMessage,
+  ViewsWindow,
+} from '../protocol/protocol';
+import { contentText, derivedSize, estimateTokens, TOKEN_METHOD, viewMessage } from './messages';
+import type { SessionQuery } from './session-query';
+
+/** Largest text diffed in the inspector (per side). */
+const MAX_DIFF_TEXT = 200_000;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export class TeachingQuery {
+  private readonly q: SessionQuery;
+  private readonly s: SessionAnalysis;
+
+  constructor(query: SessionQuery) {
+    this.q = query;
+    this.s = query.session;
+  }
+
+  private event(seq: number): any {
+    try {
+      return this.s.log.event(seq - this.s.baseSeq);
+    } catch {
+      return null;
+    }
+  }
+
+  private message(seq: number, step: number): ViewMessage {
+    const index = seq - this.s.baseSeq;
+    const type = this.s.columns.types[this.s.columns.typeId[index] as number] as string;
+    return viewMessage(this.event(seq), seq, type, this.q.stateAt(index, step));
+  }
+
+  views(step: number, start: number, count: number): ViewsWindow {
+    const k = Math.max(0, Math.min(step, this.s.fold.accepted));
+    const rows = this.s.index.alignedViews(k);
+    const first = Math.max(0, Math.min(start, rows.length));
+    const window = rows.slice(first, first + Math.min(count, 500));
+    return {
+      step: k,
+      total: rows.length,
+      start: first,
+      rows: window.map((row) => ({
+        model: this.message(row.model, k),
+        transcript: row.transcript.map((seq) => this.message(seq, k)),
+        nested: this.nested(row.model, k),
+      })),
+    };
+  }
+
+  /** Replacements inside replacement `seq` at step k, outermost first (breadth-first). */
+  private nested(seq: number, step: number): number[] {
+    const tt = this.s.index;
+    const out: number[] = [];
+    const queue = [seq];
+    while (queue.length > 0) {
+      const at = queue.shift() as number;
+      const r = tt.replacementOfSeq(at);
+      if (r < 0 || tt.replacement(r).step > step) continue;
+      for (const child of tt.replacement(r).shadowedSeqs) {
+        if (tt.replacementOfSeq(child) >= 0) {
+          out.push(child);
+          queue.push(child);
+        }
+      }
+    }
+    return out;
+  }
+
+  replaceDetail(seq: number): ReplaceDetail {
+    const tt = this.s.index;
+    const r = tt.replacementOfSeq(seq);
+    if (r < 0) throw new Error(`seq ${seq} is not a replacement`);
+    const rep = tt.replacement(r);
+    const step = rep.step;
+    const replacementEvent = this.event(seq);
+    const shadowedEvents = rep.shadowedSeqs.map((s) => this.event(s));
+    const bytesBefore = shadowedEvents.reduce((sum: number, e) => sum + derivedSize(e), 0);
+    const bytesAfter = derivedSize(replacementEvent);
+    const kind = this.q.replacements(step).find((row) => row.seq === seq)?.kind ?? 'other';
+    return {
+      seq,
+      step,
+      kind,
+      start: rep.start,
+      end: rep.end,
+      shadowedSeqs: rep.shadowedSeqs,
+      replacement: this.message(seq, step),
+      shadowed: rep.shadowedSeqs.map((s) => this.message(s, step - 1)),
+      bytesBefore,
+      bytesAfter,
+      tokensBefore: estimateTokens(bytesBefore),
+      tokensAfter: estimateTokens(bytesAfter),
+      tokenMethod: TOKEN_METHOD,
+      prune: kind === 'prune' ? this.pruneDiff(shadowedEvents[0], replacementEvent) : null,
+      compaction: kind === 'compaction' ? this.compaction(replacementEvent, rep.shadowedSeqs) : null,
+      findings: this.q.allDiagnostics().filter((d) => d.rule.startsWith('qa/') && d.seq !== null && (d.seq === seq || d.seq === seq - this.s.baseSeq)),
+    };
+  }
+
+  private pruneDiff(original: any, copy: any): ReplaceDetail['prune'] {
+    const text = (event: any): string => {
+      try {
+        return contentText(event.data.message.content[0].content);
+      } catch {
+        return '';
+      }
+    };
+    const before = text(original);
+    const after = text(copy);
+    const clipped = before.length > MAX_DIFF_TEXT || after.length > MAX_DIFF_TEXT;
+    const diff: DiffPart[] = diffLines(before.slice(0, MAX_DIFF_TEXT), after.slice(0, MAX_DIFF_TEXT)).map((part) => ({
+      op: part.added ? 'add' : part.removed ? 'remove' : 'same',
+      text: part.value,
+    }));
+    return { before: before.slice(0, MAX_DIFF_TEXT), after: after.slice(0, MAX_DIFF_TEXT), diff, clipped };
+  }
+
+  /** Find the compaction bracket events of a checkpoint by its compactionId. */
+  private compaction(checkpoint: any, actual: number[]): ReplaceDetail['compaction'] {
+    const source = checkpoint?.data?.source;
+    const id = typeof source?.compactionId === 'string' ? (source.compactionId as string) : null;
+    const found = { start: null as number | null, summary: null as number | null, end: null as number | null };
+    let summary: any = null;
+    let error: string | null = null;
+    if (id !== null) {
+      const { typeId, types } = this.s.columns;
+      const wanted = new Map<number, 'start' | 'summary' | 'end'>();
+      types.forEach((type, i) => {
+        if (type === 'compaction/start') wanted.set(i, 'start');
+        else if (type === 'compaction/summary') wanted.set(i, 'summary');
+        else if (type === 'compaction/end') wanted.set(i, 'end');
+      });
+      for (let i = 0; i < typeId.length; i++) {
+        const which = wanted.get(typeId[i] as number);
+        if (!which || found[which] !== null) continue;
+        const event: any = this.s.log.event(i);
+        if (event?.data?.compactionId !== id) continue;
+        found[which] = i + this.s.baseSeq;
+        if (which === 'summary') summary = event;
+        if (which === 'end' && typeof event.data.error === 'string') error = event.data.error;
+      }
+    }
+    const declaredSeqs: unknown[] | null = Array.isArray(summary?.data?.shadowedSeqs) ? summary.data.shadowedSeqs : null;
+    const range = summary?.data?.shadowedRange;
+    return {
+      compactionId: id,
+      startSeq: found.start,
+      summarySeq: found.summary,
+      endSeq: found.end,
+      declaredRange: range && typeof range === 'object' ? { start: range.start, end: range.end } : null,
+      declaredSeqs,
+      declaredMatches: declaredSeqs !== null && JSON.stringify(declaredSeqs) === JSON.stringify(actual),
+      error,
+    };
+  }
+
+  curve(buckets: number): CurveData {
+    const tt = this.s.index;
+    const curve = tt.curve((seq) => derivedSize(this.event(seq)));
+    const bytes = curve.bytes as Float64Array;
+    const steps = tt.steps;
+    const n = Math.max(1, Math.min(buckets, steps + 1));
+    const out: CurveData['buckets'] = [];
+    let bytesMax = 0;
+    for (let b = 0; b < n; b++) {
+      const from = Math.floor((b * (steps + 1)) / n);
+      const to = Math.max(from, Math.floor(((b + 1) * (steps + 1)) / n) - 1);
+      let lo = Infinity;
+      let hi = 0;
+      let messages = 0;
+      for (let k = from; k <= to; k++) {
+        const v = bytes[k] as number;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+        messages = Math.max(messages, curve.messages[k] as number);
+      }
+      bytesMax = Math.max(bytesMax, hi);
+      out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
+    }
+    return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
+  }
+
+  exportText(kind: ExportKind, step: number): ExportFile {
+    const base = (this.s.sessionId ?? this.s.path.split(/[\\/!]/).pop() ?? 'session').replace(/[^A-Za-z0-9_.-]/g, '_');
+    const k = Math.max(0, Math.min(step, this.s.fold.accepted));
+    switch (kind) {
+      case 'model-view': {
+        const messages = this.s.index
+          .nodesAt(k)
+          .map((seq) => deriveEventMessage(this.event(seq)))
+          .filter((m) => m !== null);
+        return { name: `${base}.model-view.step-${k}.json`, mime: 'application/json', text: `${JSON.stringify(messages, null, 2)}\n` };
+      }
+      case 'surface': {
+        const nodes = this.s.index.nodesAt(k).map((seq) => this.q.surfaceNode(seq));
+        return { name: `${base}.surface.step-${k}.json`, mime: 'application/json', text: `${JSON.stringify({ step: k, nodes }, null, 2)}\n` };
+      }
+      case 'report-json':
+        return {
+          name: `${base}.report.json`,
+          mime: 'application/json',
+          text: `${JSON.stringify({ ...toJsonRecord(this.s), diagnostics: this.q.allDiagnostics() }, null, 2)}\n`,
+        };
+      case 'report-markdown':
+        return { name: `${base}.report.md`, mime: 'text/markdown', text: toMarkdownReport(this.s) };
+    }
+  }
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
