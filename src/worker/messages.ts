@@ -64,7 +64,7 @@ export function messageBlocks(content: unknown): MessageBlock[] {
 export function viewMessage(event: unknown, seq: number, type: string, state: EventState): ViewMessage {
   const e = isObject(event) ? event : {};
   const replacement = e.surfaceOp !== undefined && e.surfaceOp !== 'append';
-  let message: any = null;
+  let message: any;
   let empty = false;
   try {
     message = deriveEventMessage(e);
