@@ -37,6 +37,8 @@ export class WorkerCoreClient extends TrackedClient {
   private readonly remote: Remote<CoreApi>;
   /** Settles when the handshake succeeded; rejects (and the client dies) when it failed. */
   readonly ready: Promise<void>;
+  /** True once the handshake succeeded: requests are then posted synchronously. */
+  private handshakeDone = false;
 
   constructor(options: WorkerCoreClientOptions = {}) {
     super();
@@ -61,6 +63,7 @@ export class WorkerCoreClient extends TrackedClient {
       const hello = await Promise.race([this.remote.hello(), timeout]);
       const version = (hello as { protocolVersion?: unknown } | null)?.protocolVersion;
       if (version !== PROTOCOL_VERSION) throw new ProtocolMismatchError(PROTOCOL_VERSION, version);
+      this.handshakeDone = true;
     } catch (error) {
       const reason = error instanceof Error ? error : new EngineDeadError(String(error));
       this.die(reason);
@@ -71,7 +74,9 @@ export class WorkerCoreClient extends TrackedClient {
   }
 
   protected async invoke<K extends CoreMethod>(method: K, args: CoreArgs<K>): Promise<CoreResult<K>> {
-    await this.ready;
+    // After the handshake, post at once rather than a microtask later: a seek's surface request
+    // is sent from inside the store update, and must leave before React renders that update.
+    if (!this.handshakeDone) await this.ready;
     if (method === 'open') {
       const [request, onProgress] = args as CoreArgs<'open'>;
       // Transfer the bytes: a 500 MB log must not be copied. The caller's buffer is detached.

@@ -4,26 +4,43 @@
  * and windows they show from the client themselves.
  */
 import { createStore } from 'zustand/vanilla';
-import type { StoreApi } from 'zustand/vanilla';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { CoreClient } from '../client/CoreClient';
 import { createLatestWins } from '../client/latestWins';
-import { resolveDeps } from './deps';
-import type { AppStoreDeps } from './deps';
+import { createPlaygroundClient } from '../client/PlaygroundClient';
+import { memoryStorage, noLocation, resolveDeps } from './deps';
+import type { AppStoreDeps, ResolvedDeps } from './deps';
 import { createCursorSlice } from './slices/cursor';
 import { applyDeepLink, createDeepLinkSlice, syncDeepLinkToLocation } from './slices/deepLink';
+import { createDemoSlice } from './slices/demo';
+import { createExportSlice } from './slices/exports';
 import { createFilterSlice } from './slices/filter';
 import { createLoadSlice } from './slices/load';
+import { createPlaygroundSlice } from './slices/playground';
 import { createPrefsSlice, mergePrefs, partializePrefs } from './slices/prefs';
 import type { PersistedPrefs } from './slices/prefs';
-import type { AppState, StoreContext } from './types';
+import { createViewSlice } from './slices/view';
+import type { AppState, AppStoreApi, StoreContext } from './types';
 
 export const PREFS_KEY = 'surface-lens:prefs';
 
-export type AppStore = StoreApi<AppState> & {
-  /** Stops timers and subscriptions and terminates the client (tests, hot reload). */
-  dispose(): void;
-};
+export type AppStore = AppStoreApi;
+
+/**
+ * The store of a playground: the same factory on a client whose only session is the
+ * playground, with prefs in memory and no deep links (the main store owns the URL and storage).
+ */
+function createSandboxStore(client: CoreClient, deps: ResolvedDeps): AppStore {
+  return createAppStore(createPlaygroundClient(client), {
+    storage: memoryStorage(),
+    location: noLocation,
+    scheduler: deps.scheduler,
+    fetch: deps.fetch,
+    sampleUrl: deps.sampleUrl,
+    defaultTheme: deps.defaultTheme,
+    download: deps.download,
+  });
+}
 
 export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStore {
   const resolved = resolveDeps(deps);
@@ -36,6 +53,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     applyDeepLink: () => {},
     writtenHash: null,
     sampleIndex: null,
+    createSandbox: (client) => createSandboxStore(client, resolved),
   };
 
   const store = createStore<AppState>()(
@@ -46,6 +64,10 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createFilterSlice(ctx)(...a),
         ...createPrefsSlice(resolved.defaultTheme)(...a),
         ...createDeepLinkSlice()(...a),
+        ...createViewSlice()(...a),
+        ...createDemoSlice(ctx)(...a),
+        ...createExportSlice(ctx)(...a),
+        ...createPlaygroundSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,
@@ -65,6 +87,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
       stopSync();
       ctx.cancelPlayback?.();
       ctx.requests.cancelPending();
+      store.getState().sandbox?.dispose();
       store.getState().client.terminate();
     },
   });

@@ -3,6 +3,7 @@
  * (storage, URL, timers, network). Every one has a browser default.
  */
 import type { CoreClient } from '../client/CoreClient';
+import type { ExportFile } from '../protocol/protocol';
 
 /** The part of `Storage` the prefs use. */
 export interface StorageLike {
@@ -47,6 +48,8 @@ export interface AppStoreDeps {
   createClient?: () => CoreClient;
   /** Theme before the user picks one. @default 'light' */
   defaultTheme?: 'light' | 'dark';
+  /** Saves an export on the user's machine. @default a download through a Blob URL */
+  download?: (file: ExportFile) => void;
 }
 
 export type ResolvedDeps = Required<Omit<AppStoreDeps, 'createClient'>> & {
@@ -94,6 +97,23 @@ export const browserScheduler: Scheduler = {
   },
 };
 
+/** Downloads a file through a temporary Blob URL (the CSP allows `blob:`). */
+export function browserDownload(file: ExportFile): void {
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoke after the click was handled; the download keeps its own reference.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** A location that neither reads nor writes (stores without deep links: the playground). */
+export const noLocation: LocationLike = { readHash: () => '', writeHash: () => {} };
+
 export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
   return {
     storage: deps.storage ?? browserStorage(),
@@ -103,5 +123,6 @@ export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
     sampleUrl: deps.sampleUrl ?? ((file) => `samples/${encodeURIComponent(file)}`),
     createClient: deps.createClient,
     defaultTheme: deps.defaultTheme ?? 'light',
+    download: deps.download ?? browserDownload,
   };
 }

@@ -3,6 +3,7 @@
  * the state (stable references), so components need `useShallow` only where noted.
  */
 import type { SessionSummary } from '../protocol/protocol';
+import { noteIndexAt } from './slices/demo';
 import type { AppState, LoadStatus } from './types';
 
 export const selectClient = (s: AppState) => s.client;
@@ -39,6 +40,31 @@ export const selectSearch = (s: AppState) => s.search;
 export const selectTheme = (s: AppState) => s.theme;
 export const selectPaneSizes = (id: string) => (s: AppState): number[] | undefined => s.paneSizes[id];
 export const selectDeepLinkWarning = (s: AppState) => s.deepLinkWarning;
+
+export const selectView = (s: AppState) => s.view;
+export const selectReplaceTarget = (s: AppState) => s.replaceTarget;
+
+export const selectDemos = (s: AppState) => s.demos;
+export const selectDemosError = (s: AppState) => s.demosError;
+export const selectActiveDemo = (s: AppState) => s.activeDemo;
+/** Index of the narration note at the cursor (the latest with step ≤ cursor), or -1. */
+export const selectDemoNoteIndex = (s: AppState): number => noteIndexAt(s.activeDemo, s.step);
+export const selectHasNextNote = (s: AppState): boolean => s.activeDemo?.notes.some((n) => n.step > s.step) ?? false;
+export const selectHasPreviousNote = (s: AppState): boolean => {
+  const current = s.activeDemo?.notes[selectDemoNoteIndex(s)];
+  return current !== undefined && (s.activeDemo?.notes.some((n) => n.step < current.step) ?? false);
+};
+
+export const selectExporting = (s: AppState) => s.exporting;
+export const selectExportError = (s: AppState) => s.exportError;
+
+export const selectSandbox = (s: AppState) => s.sandbox;
+export const selectPlaygroundStarting = (s: AppState) => s.playgroundStarting;
+export const selectPlaygroundError = (s: AppState) => s.playgroundError;
+export const selectPlayground = (s: AppState) => s.playground;
+export const selectRefusal = (s: AppState) => s.refusal;
+export const selectLastAccepted = (s: AppState) => s.lastAccepted;
+export const selectPlaygroundBusy = (s: AppState) => s.playgroundBusy;
 
 /** Total events of every session of the load. */
 export const selectTotalEvents = (s: AppState): number =>

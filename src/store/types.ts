@@ -2,10 +2,21 @@
  * The shape of the app store. It holds the cursor, the selection, the filter, summaries and
  * preferences: never the event log, and never windows of rows (components fetch those).
  */
-import type { StateCreator } from 'zustand/vanilla';
+import type { StateCreator, StoreApi } from 'zustand/vanilla';
 import type { CoreClient } from '../client/CoreClient';
 import type { LatestWins } from '../client/latestWins';
-import type { Family, LoadSummary, NavigateKind, ProgressEvent, RowFilter } from '../protocol/protocol';
+import type {
+  DemoInfo,
+  ExportKind,
+  Family,
+  LoadSummary,
+  NavigateKind,
+  PlaygroundResult,
+  PlaygroundState,
+  PlaygroundTemplate,
+  ProgressEvent,
+  RowFilter,
+} from '../protocol/protocol';
 import type { ResolvedDeps } from './deps';
 
 /** What the user asked to open. A `File` is a `Blob` with a name; it stays on disk. */
@@ -13,7 +24,9 @@ export type LoadSource =
   | { kind: 'file'; file: Blob; name: string }
   | { kind: 'text'; name: string; text: string }
   | { kind: 'url'; url: string }
-  | { kind: 'sample'; name: string };
+  | { kind: 'sample'; name: string }
+  /** A guided demo, built by the engine. */
+  | { kind: 'demo'; id: string };
 
 /** A bundled sample, as listed in `samples/index.json`. */
 export interface SampleInfo {
@@ -124,7 +137,89 @@ export interface DeepLinkSlice {
   dismissDeepLinkWarning(): void;
 }
 
-export type AppState = LoadSlice & CursorSlice & FilterSlice & PrefsSlice & DeepLinkSlice;
+/** What the workspace shows: the timeline-centric panels, the two views, or the playground. */
+export type WorkspaceView = 'timeline' | 'views' | 'playground';
+
+export interface ViewSlice {
+  view: WorkspaceView;
+  /** The replacement shown in the replace inspector, or null when it is closed. */
+  replaceTarget: number | null;
+  setView(view: WorkspaceView): void;
+  /** Opens the replace inspector on a replacement (and selects it). */
+  openReplace(seq: number): void;
+  closeReplace(): void;
+}
+
+export interface DemoSlice {
+  /** The guided demos, once fetched from the engine. */
+  demos: DemoInfo[] | null;
+  demosError: string | null;
+  /** The demo that is open (its narration follows the cursor), or null. */
+  activeDemo: DemoInfo | null;
+  loadDemos(): Promise<void>;
+  /** Opens a demo as the current log, at step 0, with its narration. */
+  openDemo(id: string): Promise<void>;
+  /** Moves the cursor to the next / previous narrated step. */
+  nextNote(): void;
+  previousNote(): void;
+}
+
+export interface ExportSlice {
+  /** The export being prepared, if any. */
+  exporting: ExportKind | 'playground' | null;
+  exportError: string | null;
+  /** Exports the model view or surface at the cursor, or the report, and downloads it. */
+  exportFile(kind: ExportKind): Promise<void>;
+}
+
+/** A candidate the fold refused: the exact rule message and the rule id. */
+export interface Refusal {
+  message: string;
+  rule: string;
+}
+
+/**
+ * The playground. The main store starts it and keeps a sandbox store whose log is the playground
+ * (every ordinary panel works on it); the sandbox offers candidates, undoes and exports.
+ */
+export interface PlaygroundSlice {
+  /** (main store) The store showing the playground, once started. */
+  sandbox: AppStoreApi | null;
+  playgroundStarting: boolean;
+  playgroundError: string | null;
+  /** (main store) Starts a playground, empty or from the cursor of the loaded session. */
+  startPlayground(from: 'empty' | 'cursor'): Promise<void>;
+
+  /** (sandbox) The playground after the last operation. */
+  playground: PlaygroundState | null;
+  /** (sandbox) Why the last candidate was refused; cleared by the next operation. */
+  refusal: Refusal | null;
+  /** (sandbox) Seq of the last accepted candidate. */
+  lastAccepted: number | null;
+  playgroundBusy: boolean;
+  /** (sandbox) Shows a playground state: its log becomes the session, the cursor at its end. */
+  adoptPlayground(state: PlaygroundState, selected?: number | null): void;
+  offer(template: PlaygroundTemplate): Promise<PlaygroundResult | null>;
+  undo(): Promise<void>;
+  redo(): Promise<void>;
+  exportPlayground(): Promise<void>;
+}
+
+export type AppState = LoadSlice &
+  CursorSlice &
+  FilterSlice &
+  PrefsSlice &
+  DeepLinkSlice &
+  ViewSlice &
+  DemoSlice &
+  ExportSlice &
+  PlaygroundSlice;
+
+/** An app store (see `createAppStore`). */
+export type AppStoreApi = StoreApi<AppState> & {
+  /** Stops timers and subscriptions and terminates the client (tests, hot reload). */
+  dispose(): void;
+};
 
 /** Services shared by the slices (not state: nothing here is rendered). */
 export interface StoreContext {
@@ -140,6 +235,8 @@ export interface StoreContext {
   sampleIndex: Promise<SampleInfo[] | null> | null;
   /** The hash this store wrote last: a hash we wrote ourselves is not a link to follow. */
   writtenHash: string | null;
+  /** Makes the sandbox store of a playground on `client` (see the playground slice). */
+  createSandbox: (client: CoreClient) => AppStoreApi;
 }
 
 export type AppSlice<T> = StateCreator<AppState, [['zustand/persist', unknown]], [], T>;

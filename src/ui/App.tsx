@@ -1,7 +1,7 @@
 /** Lays out the app; every panel reads the store itself. */
 import { useCallback, useState } from 'react';
 import { useAppStore } from '../store/react';
-import { selectLoad, selectStatus } from '../store/selectors';
+import { selectLoad, selectStatus, selectView } from '../store/selectors';
 import { useFileDrop } from './hooks/useFileDrop';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
@@ -11,6 +11,7 @@ import { Header } from './panels/Header';
 import { ShortcutSheet } from './panels/ShortcutSheet';
 import { StartScreen } from './panels/start/StartScreen';
 import { StatusBar } from './panels/StatusBar';
+import { PlaygroundWorkspace } from './PlaygroundWorkspace';
 import { Workspace } from './Workspace';
 
 export function App() {
@@ -18,16 +19,22 @@ export function App() {
   const openSheet = useCallback(() => setSheetOpen(true), []);
   const hasLoad = useAppStore(selectLoad) !== null;
   const status = useAppStore(selectStatus);
+  const playground = useAppStore(selectView) === 'playground';
   const dragging = useFileDrop();
   useTheme();
-  useShortcuts(openSheet);
+  // In the playground the keyboard drives the playground's own cursor (see PlaygroundWorkspace).
+  useShortcuts(openSheet, !playground);
+  let body;
+  if (playground) body = <PlaygroundWorkspace onShowShortcuts={openSheet} />;
+  else if (hasLoad) body = <Workspace />;
+  else body = <StartScreen />;
   return (
     // data-status lets browser tests and benchmarks wait for "ready" instead of sleeping.
     <div className="app" data-status={status}>
       <Header onShowShortcuts={openSheet} />
       <ErrorBanner />
       <DeepLinkBanner />
-      <main className="main">{hasLoad ? <Workspace /> : <StartScreen />}</main>
+      <main className="main">{body}</main>
       <StatusBar />
       <ShortcutSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />
       {dragging ? (

@@ -78,3 +78,9 @@ export function familyOfNodeType(type: string): Family {
   if (type.startsWith('tool/')) return 'tool';
   return 'other';
 }
+
+/**
+ * Estimated tokens of a size in characters, as the engine estimates them (it states the method
+ * in `tokenMethod`: ⌈characters ÷ 4⌉, no tokenizer).
+ */
+export const estimateTokens = (chars: number): number => Math.ceil(chars / 4);

@@ -30,6 +30,29 @@ import type {
 
 const OP_KIND: readonly SurfaceOpKind[] = [null, 'append', 'replace', 'invalid'];
 const MAX_WINDOW = 2000;
+/**
+ * Entries kept by each per-session cache of what does not depend on the cursor (row summaries,
+ * surface nodes). Seeking and playing re-ask for the same rows and nodes at other steps; without
+ * the caches every answer re-parses its events. A few thousand entries cost well under 1 MB.
+ */
+const CACHE_ENTRIES = 4096;
+
+/** The parts of a timeline row that do not depend on the cursor. */
+type RowFacts = Omit<TimelineRow, 'state'>;
+
+/** A small map that forgets everything when full (answers are windows: reuse is local). */
+class BoundedCache<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: K, value: V): V {
+    if (this.map.size >= this.limit) this.map.clear();
+    this.map.set(key, value);
+    return value;
+  }
+}
 
 /** Query side of one analysed session. */
 export class SessionQuery {
@@ -39,6 +62,8 @@ export class SessionQuery {
   private kinds: ReplacementKind[] | null = null;
   private spans: { first: Int32Array; last: Int32Array } | null = null;
   private diagnosticsList: Diagnostic[] | null = null;
+  private readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
+  private readonly nodes = new BoundedCache<number, SurfaceNode>(CACHE_ENTRIES);
 
   constructor(session: SessionAnalysis) {
     this.session = session;
@@ -109,31 +134,37 @@ export class SessionQuery {
     }
   }
 
+  /** What a timeline row shows of event `i`, parsed once and cached. */
+  private facts(i: number): RowFacts {
+    const cached = this.rowFacts.get(i);
+    if (cached) return cached;
+    const { columns } = this.session;
+    const time = columns.time[i] as number;
+    const event = this.parse(i);
+    const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
+    const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
+    const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
+    return this.rowFacts.set(i, {
+      index: i,
+      seq: this.seqOf(i),
+      time: Number.isFinite(time) ? time : null,
+      type: this.typeOf(i),
+      family: this.familyOfType[columns.typeId[i] as number] as Family,
+      turn: typeof turn === 'number' ? turn : null,
+      step: typeof stepNo === 'number' ? stepNo : null,
+      op: OP_KIND[columns.op[i] as number] ?? null,
+      summary: summarizeEvent(event),
+    });
+  }
+
   rows(step: number, filter: RowFilter, start: number, count: number): RowWindow {
     const total = this.rowCount(filter);
     const first = Math.max(0, Math.min(start, total));
     const last = Math.min(total, first + Math.min(count, MAX_WINDOW));
     const rows: TimelineRow[] = [];
-    const { columns } = this.session;
     for (let row = first; row < last; row++) {
       const i = this.indexOfRow(filter, row);
-      const time = columns.time[i] as number;
-      const event = this.parse(i);
-      const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
-      const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
-      const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
-      rows.push({
-        index: i,
-        seq: this.seqOf(i),
-        time: Number.isFinite(time) ? time : null,
-        type: this.typeOf(i),
-        family: this.familyOfType[columns.typeId[i] as number] as Family,
-        turn: typeof turn === 'number' ? turn : null,
-        step: typeof stepNo === 'number' ? stepNo : null,
-        op: OP_KIND[columns.op[i] as number] ?? null,
-        summary: summarizeEvent(event),
-        state: this.stateAt(i, step),
-      });
+      rows.push({ ...this.facts(i), state: this.stateAt(i, step) });
     }
     return { total, start: first, rows };
   }
@@ -177,8 +208,12 @@ export class SessionQuery {
     return String(this.seqOf(index)) === needle;
   }
 
-  /** One surface node for display. */
+  /** One surface node for display (it does not depend on the cursor: cached). */
   surfaceNode(seq: number): SurfaceNode {
+    return this.nodes.get(seq) ?? this.nodes.set(seq, this.describeNode(seq));
+  }
+
+  private describeNode(seq: number): SurfaceNode {
     const index = seq - this.session.baseSeq;
     const event = this.parse(index);
     const tt = this.session.index;

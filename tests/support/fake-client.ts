@@ -3,13 +3,24 @@
  * a compaction replace, a tool-result prune and a nested compaction) folded in memory with the
  * protocol's semantics, plus knobs for what tests need: a synthetic row count (a 1,000,000-row
  * timeline without 1,000,000 objects), a surface error, diagnostics, several sessions (a ZIP),
- * holding answers until `release()`, and a recorded call log.
+ * holding answers until `release()`, and a recorded call log. The teaching calls (aligned views,
+ * replace details, curve, exports, demos) and a playground come from `fake-teaching.ts`; the
+ * playground session is answered by a second fake holding the playground log.
  */
 import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
-import { PROTOCOL_VERSION } from '../../src/protocol/protocol';
+import { PLAYGROUND_SESSION, PROTOCOL_VERSION } from '../../src/protocol/protocol';
 import type {
   Bracket,
+  CurveData,
+  DemoInfo,
+  ExportFile,
+  ExportKind,
+  PlaygroundResult,
+  PlaygroundState,
+  PlaygroundTemplate,
+  ReplaceDetail,
+  ViewsWindow,
   Diagnostic,
   EventDetail,
   EventState,
@@ -32,14 +43,26 @@ import type {
   TimelineRow,
 } from '../../src/protocol/protocol';
 
-export interface FakeEvent {
-  seq: number;
-  type: string;
-  time: number;
-  data?: unknown;
-  surfaceOp?: 'append' | { op: 'replace'; start: number; end: number };
-  sourceEventSeqs?: number[];
-}
+import {
+  FAKE_DEMOS,
+  FAKE_TOKEN_METHOD,
+  SURFACE_TYPES,
+  candidateOf,
+  coveredAppends,
+  derivedMessage,
+  derivedSize,
+  estimateTokens,
+  lineDiff,
+  nestedReplacements,
+  pendingCalls,
+  replacementKindOf,
+  toolResultText,
+  validateCandidate,
+  viewMessage,
+} from './fake-teaching';
+import type { FakeEvent, Fold } from './fake-teaching';
+
+export type { FakeEvent } from './fake-teaching';
 
 const text = (role: string, value: string) => ({ role, content: [{ type: 'text', text: value }] });
 const ev = (seq: number, type: string, data: unknown = {}, extra: Partial<FakeEvent> = {}): FakeEvent => ({
@@ -74,7 +97,7 @@ export const FAKE_EVENTS: FakeEvent[] = [
   ev(14, 'step/start', { turn: 2, step: 1 }),
   ev(15, 'user/message', text('user', 'now summarize <b>this</b>'), append),
   ev(16, 'compaction/start', { compactionId: 'c1', turn: 2 }),
-  ev(17, 'compaction/summary', { compactionId: 'c1', shadowedSeqs: [2, 5, 7, 10] }),
+  ev(17, 'compaction/summary', { compactionId: 'c1', shadowedRange: { start: 2, end: 10 }, shadowedSeqs: [2, 5, 7, 10] }),
   ev(18, 'user/message', text('user', 'Summary of turn 1'), replace(2, 10, [16, 17, 2, 5, 7, 10])),
   ev(19, 'compaction/end', { compactionId: 'c1', turn: 2 }),
   ev(20, 'assistant/message', { turn: 2, step: 1, message: text('assistant', 'reading') }, append),
@@ -84,12 +107,11 @@ export const FAKE_EVENTS: FakeEvent[] = [
   ev(24, 'tool/result', { turn: 2, step: 1, message: text('user', '[pruned]') }, replace(22, 22, [22])),
   ev(25, 'step/end', { turn: 2, step: 1 }),
   ev(26, 'compaction/start', { compactionId: 'c2', turn: 2 }),
-  ev(27, 'compaction/summary', { compactionId: 'c2', shadowedSeqs: [18, 15, 20] }),
+  // Declares [18, 15] while the replace shadows 18, 15 and 20: a mismatch for the inspector.
+  ev(27, 'compaction/summary', { compactionId: 'c2', shadowedRange: { start: 18, end: 20 }, shadowedSeqs: [18, 15] }),
   ev(28, 'user/message', text('user', 'Summary of everything'), replace(18, 20, [26, 27, 18, 15, 20])),
   ev(29, 'turn/end', { turn: 2, reason: { kind: 'completed' } }),
 ];
-
-const SURFACE_TYPES = new Set(['user/message', 'assistant/message', 'tool/result']);
 
 export function familyOf(type: string): Family {
   if (type === 'assistant/chunk') return 'chunk';
@@ -99,13 +121,6 @@ export function familyOf(type: string): Family {
     command: 'command', approval: 'approval', hook: 'hook', session: 'session', request: 'request',
   };
   return known[prefix] ?? 'other';
-}
-
-interface Fold {
-  nodes: number[];
-  replacements: { seq: number; start: number; end: number; shadowedSeqs: number[]; step: number }[];
-  /** seq → replacement that shadowed it */
-  shadowedBy: Map<number, number>;
 }
 
 export interface FakeClientOptions {
@@ -119,6 +134,8 @@ export interface FakeClientOptions {
   protocolVersion?: number;
   /** Number of sessions in the load (more than one looks like an export ZIP). */
   sessions?: number;
+  /** Longest block text in views before it is clipped (`truncated`). @default 4000 */
+  blockClip?: number;
 }
 
 export interface RecordedCall {
@@ -136,6 +153,10 @@ export class FakeCoreClient implements CoreClient {
   private deathError: Error | null = null;
   private openReject: ((error: Error) => void) | null = null;
   private loadId = 0;
+  /** The playground log, its redo stack, and a fake answering the playground session. */
+  private pgLog: FakeEvent[] | null = null;
+  private pgRedo: FakeEvent[] = [];
+  private pgClient: FakeCoreClient | null = null;
 
   constructor(options: FakeClientOptions = {}) {
     this.options = options;
@@ -228,7 +249,7 @@ export class FakeCoreClient implements CoreClient {
       };
       this.pending.add(fail);
       this.openReject = fail;
-      const name = request.kind === 'url' ? request.url : request.name;
+      const name = request.kind === 'url' ? request.url : request.kind === 'demo' ? `demo-${request.id}.jsonl` : request.name;
       const bytes = request.kind === 'bytes' ? request.buffer.byteLength : request.kind === 'text' ? request.text.length : 0;
       onProgress({ loadId, bytes: Math.floor(bytes / 2), totalBytes: bytes, events: 10, elapsedMs: 5 });
       const go = () => {
@@ -251,6 +272,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow> {
+    const pg = this.sandbox('rows', [session, cursor, filter, start, count]);
+    if (pg) return pg.then((c) => c.rows(0, cursor, filter, start, count));
     return this.answer('rows', [session, cursor, filter, start, count], () => {
       const synthetic = this.options.syntheticRows;
       if (synthetic !== undefined) {
@@ -267,6 +290,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   rowOf(session: number, filter: RowFilter, seq: number): Promise<number> {
+    const pg = this.sandbox('rowOf', [session, filter, seq]);
+    if (pg) return pg.then((c) => c.rowOf(0, filter, seq));
     return this.answer('rowOf', [session, filter, seq], () => {
       if (this.options.syntheticRows !== undefined) return Math.min(seq, this.options.syntheticRows - 1);
       const indexes = this.filtered(filter);
@@ -276,6 +301,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   search(query: SearchQuery): Promise<SearchResult> {
+    const pg = this.sandbox('search', [query]);
+    if (pg) return pg.then((c) => c.search({ ...query, session: 0 }));
     return this.answer('search', [query], () => {
       const indexes = this.filtered(query.filter);
       const needle = query.text.toLowerCase();
@@ -298,6 +325,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   surface(session: number, step: number, start: number, count: number): Promise<SurfaceWindow> {
+    const pg = this.sandbox('surface', [session, step, start, count]);
+    if (pg) return pg.then((c) => c.surface(0, step, start, count));
     return this.answer('surface', [session, step, start, count], () => {
       const fold = this.fold(step);
       const nodes = fold.nodes.slice(start, start + count).map((seq) => this.node(seq, fold));
@@ -314,6 +343,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   shadowedBy(session: number, replacement: number): Promise<SurfaceNode[]> {
+    const pg = this.sandbox('shadowedBy', [session, replacement]);
+    if (pg) return pg.then((c) => c.shadowedBy(0, replacement));
     return this.answer('shadowedBy', [session, replacement], () => {
       const fold = this.fold(this.accepted());
       const r = fold.replacements.find((x) => x.seq === replacement);
@@ -322,6 +353,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   replacements(session: number, step: number): Promise<ReplacementRow[]> {
+    const pg = this.sandbox('replacements', [session, step]);
+    if (pg) return pg.then((c) => c.replacements(0, step));
     return this.answer('replacements', [session, step], () => {
       const fold = this.fold(step);
       return fold.replacements.map((r) => ({
@@ -337,6 +370,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   brackets(session: number, step: number, lo: number, hi: number): Promise<Bracket[]> {
+    const pg = this.sandbox('brackets', [session, step, lo, hi]);
+    if (pg) return pg.then((c) => c.brackets(0, step, lo, hi));
     return this.answer('brackets', [session, step, lo, hi], () => {
       const fold = this.fold(step);
       const covered = (seq: number): number[] => {
@@ -363,6 +398,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   detail(session: number, seq: number, step: number): Promise<EventDetail> {
+    const pg = this.sandbox('detail', [session, seq, step]);
+    if (pg) return pg.then((c) => c.detail(0, seq, step));
     return this.answer('detail', [session, seq, step], () => {
       const index = this.events.findIndex((e) => e.seq === seq);
       const event = this.events[index];
@@ -395,6 +432,8 @@ export class FakeCoreClient implements CoreClient {
   }
 
   diagnostics(session: number, start: number, count: number): Promise<{ total: number; items: Diagnostic[] }> {
+    const pg = this.sandbox('diagnostics', [session, start, count]);
+    if (pg) return pg.then((c) => c.diagnostics(0, start, count));
     return this.answer('diagnostics', [session, start, count], () => {
       const all = this.options.diagnostics ?? [];
       return { total: all.length, items: all.slice(start, start + count) };
@@ -402,12 +441,16 @@ export class FakeCoreClient implements CoreClient {
   }
 
   replaceSteps(session: number): Promise<Int32Array> {
+    const pg = this.sandbox('replaceSteps', [session]);
+    if (pg) return pg.then((c) => c.replaceSteps(0));
     return this.answer('replaceSteps', [session], () =>
       Int32Array.from(this.fold(this.accepted()).replacements.map((r) => r.step)),
     );
   }
 
   navigate(session: number, step: number, kind: NavigateKind): Promise<number | null> {
+    const pg = this.sandbox('navigate', [session, step, kind]);
+    if (pg) return pg.then((c) => c.navigate(0, step, kind));
     return this.answer('navigate', [session, step, kind], () => {
       const accepted = this.accepted();
       const isChange = (k: number) => this.events[k - 1]?.surfaceOp !== undefined;
@@ -422,13 +465,245 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
+  // ---- teaching: views, replace inspector, curve, exports, demos -------------------------------
+
+  views(session: number, step: number, start: number, count: number): Promise<ViewsWindow> {
+    const pg = this.sandbox('views', [session, step, start, count]);
+    if (pg) return pg.then((c) => c.views(0, step, start, count));
+    return this.answer('views', [session, step, start, count], () => {
+      const k = Math.max(0, Math.min(step, this.accepted()));
+      const fold = this.fold(k);
+      const first = Math.max(0, Math.min(start, fold.nodes.length));
+      const rows = fold.nodes.slice(first, first + count).map((seq) => ({
+        model: this.message(seq, k, fold),
+        transcript: coveredAppends(seq, fold).map((s) => this.message(s, k, fold)),
+        nested: nestedReplacements(seq, fold),
+      }));
+      return { step: k, total: fold.nodes.length, start: first, rows };
+    });
+  }
+
+  replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
+    const pg = this.sandbox('replaceDetail', [session, replacement]);
+    if (pg) return pg.then((c) => c.replaceDetail(0, replacement));
+    return this.answer('replaceDetail', [session, replacement], () => {
+      const fold = this.fold(this.accepted());
+      const r = fold.replacements.find((x) => x.seq === replacement);
+      if (!r) throw new Error(`seq ${replacement} is not a replacement`);
+      const event = this.eventAt(replacement);
+      const kind = replacementKindOf(event);
+      const before = this.fold(r.step - 1);
+      const after = this.fold(r.step);
+      const bytesBefore = r.shadowedSeqs.reduce((sum, s) => sum + derivedSize(this.eventAt(s)), 0);
+      const bytesAfter = derivedSize(event);
+      return {
+        seq: r.seq,
+        step: r.step,
+        kind,
+        start: r.start,
+        end: r.end,
+        shadowedSeqs: r.shadowedSeqs,
+        replacement: this.message(r.seq, r.step, after),
+        shadowed: r.shadowedSeqs.map((s) => this.message(s, r.step - 1, before)),
+        bytesBefore,
+        bytesAfter,
+        tokensBefore: estimateTokens(bytesBefore),
+        tokensAfter: estimateTokens(bytesAfter),
+        tokenMethod: FAKE_TOKEN_METHOD,
+        prune: kind === 'prune' ? this.pruneOf(r.shadowedSeqs[0] ?? -1, r.seq) : null,
+        compaction: kind === 'compaction' ? this.compactionOf(r.seq, r.shadowedSeqs) : null,
+        findings: (this.options.diagnostics ?? []).filter((d) => d.rule.startsWith('qa/') && d.seq === r.seq),
+      };
+    });
+  }
+
+  curve(session: number, buckets: number): Promise<CurveData> {
+    const pg = this.sandbox('curve', [session, buckets]);
+    if (pg) return pg.then((c) => c.curve(0, buckets));
+    return this.answer('curve', [session, buckets], () => {
+      const steps = this.accepted();
+      const bytes: number[] = [];
+      const messages: number[] = [];
+      for (let k = 0; k <= steps; k++) {
+        const nodes = this.fold(k).nodes;
+        bytes.push(nodes.reduce((sum, seq) => sum + derivedSize(this.eventAt(seq)), 0));
+        messages.push(nodes.length);
+      }
+      const n = Math.max(1, Math.min(buckets, steps + 1));
+      const out: CurveData['buckets'] = [];
+      for (let b = 0; b < n; b++) {
+        const from = Math.floor((b * (steps + 1)) / n);
+        const to = Math.max(from, Math.floor(((b + 1) * (steps + 1)) / n) - 1);
+        const slice = bytes.slice(from, to + 1);
+        out.push({ from, to, bytesMin: Math.min(...slice), bytesMax: Math.max(...slice), messagesMax: Math.max(...messages.slice(from, to + 1)) });
+      }
+      const replaces = this.fold(steps).replacements.map((r) => r.step);
+      return { steps, buckets: out, replaces, bytesMax: Math.max(0, ...bytes), tokenMethod: FAKE_TOKEN_METHOD };
+    });
+  }
+
+  exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile> {
+    const pg = this.sandbox('exportText', [session, kind, step]);
+    if (pg) return pg.then((c) => c.exportText(0, kind, step));
+    return this.answer('exportText', [session, kind, step], () => {
+      const k = Math.max(0, Math.min(step, this.accepted()));
+      const fold = this.fold(k);
+      const base = `fake-${session}`;
+      switch (kind) {
+        case 'model-view': {
+          const messages = fold.nodes.map((seq) => derivedMessage(this.eventAt(seq))).filter((m) => m !== null);
+          return { name: `${base}.model-view.step-${k}.json`, mime: 'application/json', text: `${JSON.stringify(messages, null, 2)}\n` };
+        }
+        case 'surface': {
+          const nodes = fold.nodes.map((seq) => this.node(seq, fold));
+          return { name: `${base}.surface.step-${k}.json`, mime: 'application/json', text: `${JSON.stringify({ step: k, nodes }, null, 2)}\n` };
+        }
+        case 'report-json':
+          return { name: `${base}.report.json`, mime: 'application/json', text: `${JSON.stringify({ sessionId: base, diagnostics: this.options.diagnostics ?? [] }, null, 2)}\n` };
+        case 'report-markdown':
+          return { name: `${base}.report.md`, mime: 'text/markdown', text: `# Surface Lens report: ${base}\n\n${(this.options.diagnostics ?? []).length} findings\n` };
+      }
+    });
+  }
+
+  demos(): Promise<DemoInfo[]> {
+    return this.answer('demos', [], () => FAKE_DEMOS);
+  }
+
+  // ---- playground ---------------------------------------------------------------------------
+
+  playgroundStart(from: { session: number; step: number } | null): Promise<PlaygroundState> {
+    return this.answer('playgroundStart', [from], () => {
+      const k = from === null ? 0 : Math.max(0, Math.min(from.step, this.accepted()));
+      this.pgLog = this.events.slice(0, k);
+      this.pgRedo = [];
+      return this.pgRefresh();
+    });
+  }
+
+  playgroundOffer(template: PlaygroundTemplate): Promise<PlaygroundResult> {
+    return this.answer('playgroundOffer', [template], (): PlaygroundResult => {
+      const log = this.requirePlayground();
+      const nodes = this.pgNodes();
+      const candidate = candidateOf(template, log, nodes);
+      if ('ok' in candidate) return { ...candidate, state: this.pgStateNow() };
+      const refusal = validateCandidate(candidate, log, nodes);
+      if (refusal) return { ...refusal, state: this.pgStateNow() };
+      log.push(candidate);
+      this.pgRedo = [];
+      return { ok: true, seq: candidate.seq, state: this.pgRefresh() };
+    });
+  }
+
+  playgroundUndo(): Promise<PlaygroundState> {
+    return this.answer('playgroundUndo', [], () => {
+      const last = this.requirePlayground().pop();
+      if (last) this.pgRedo.push(last);
+      return this.pgRefresh();
+    });
+  }
+
+  playgroundRedo(): Promise<PlaygroundState> {
+    return this.answer('playgroundRedo', [], () => {
+      const next = this.pgRedo.pop();
+      if (next) this.requirePlayground().push(next);
+      return this.pgRefresh();
+    });
+  }
+
+  playgroundExport(): Promise<ExportFile> {
+    return this.answer('playgroundExport', [], () => {
+      const log = this.requirePlayground();
+      const header = JSON.stringify({ type: 'session', version: 0, id: 'playground', createdAt: 0, delegationDepth: 0 });
+      const text = [header, ...log.map((e) => JSON.stringify(e))].join('\n') + '\n';
+      return { name: 'playground.session.jsonl', mime: 'application/x-ndjson', text };
+    });
+  }
+
+  /** The events of the playground so far (tests). */
+  get playgroundLog(): readonly FakeEvent[] | null {
+    return this.pgLog;
+  }
+
+  private requirePlayground(): FakeEvent[] {
+    if (!this.pgLog) throw new Error('no playground is open');
+    return this.pgLog;
+  }
+
+  private pgNodes(): number[] {
+    const client = this.pgClient;
+    return client ? client.fold(client.accepted()).nodes : [];
+  }
+
+  private pgRefresh(): PlaygroundState {
+    const { blockClip } = this.options;
+    this.pgClient = new FakeCoreClient(blockClip === undefined ? { events: [...this.requirePlayground()] } : { events: [...this.requirePlayground()], blockClip });
+    return this.pgStateNow();
+  }
+
+  private pgStateNow(): PlaygroundState {
+    const log = this.requirePlayground();
+    const client = this.pgClient as FakeCoreClient;
+    return {
+      session: PLAYGROUND_SESSION,
+      summary: client.sessionSummary(PLAYGROUND_SESSION, 'playground.jsonl', `playground-${log.length}`),
+      nextSeq: log.length,
+      canUndo: log.length > 0,
+      canRedo: this.pgRedo.length > 0,
+      pendingCalls: pendingCalls(log),
+    };
+  }
+
+  /** Per-session calls for the playground session go to the fake holding the playground log. */
+  private sandbox(method: string, args: unknown[]): Promise<FakeCoreClient> | null {
+    if (args[0] !== PLAYGROUND_SESSION && (args[0] as SearchQuery | undefined)?.session !== PLAYGROUND_SESSION) return null;
+    this.calls.push({ method, args });
+    if (this.deathError) return Promise.reject(this.deathError);
+    const client = this.pgClient;
+    return client ? Promise.resolve(client) : Promise.reject(new Error('no playground is open'));
+  }
+
+  private eventAt(seq: number): FakeEvent | undefined {
+    return this.events.find((e) => e.seq === seq);
+  }
+
+  private message(seq: number, step: number, fold: Fold) {
+    const index = this.events.findIndex((e) => e.seq === seq);
+    return viewMessage(this.events[index] as FakeEvent, this.stateOf(index, step, fold), this.options.blockClip ?? 4000);
+  }
+
+  private pruneOf(original: number, copy: number): ReplaceDetail['prune'] {
+    const before = toolResultText(this.eventAt(original));
+    const after = toolResultText(this.eventAt(copy));
+    return { before, after, diff: lineDiff(before, after), clipped: false };
+  }
+
+  /** The bracket of a checkpoint: the nearest summary before it, and the start/end with its id. */
+  private compactionOf(seq: number, actual: number[]): ReplaceDetail['compaction'] {
+    const summary = [...this.events].reverse().find((e) => e.seq < seq && e.type === 'compaction/summary');
+    const data = (summary?.data ?? {}) as { compactionId?: string; shadowedSeqs?: unknown[]; shadowedRange?: { start: unknown; end: unknown } };
+    const id = data.compactionId ?? null;
+    const find = (type: string) => this.events.find((e) => e.type === type && (e.data as { compactionId?: string } | undefined)?.compactionId === id)?.seq ?? null;
+    const declaredSeqs = Array.isArray(data.shadowedSeqs) ? data.shadowedSeqs : null;
+    return {
+      compactionId: id,
+      startSeq: find('compaction/start'),
+      summarySeq: summary?.seq ?? null,
+      endSeq: find('compaction/end'),
+      declaredRange: data.shadowedRange ?? null,
+      declaredSeqs,
+      declaredMatches: declaredSeqs !== null && JSON.stringify(declaredSeqs) === JSON.stringify(actual),
+      error: null,
+    };
+  }
+
   // ---- the in-memory engine ----------------------------------------------------------------------
 
   accepted(): number {
     return this.options.surfaceErrorIndex ?? this.events.length;
   }
 
-  private fold(step: number): Fold {
+  fold(step: number): Fold {
     const nodes: number[] = [];
     const replacements: Fold['replacements'] = [];
     const shadowedBy = new Map<number, number>();
@@ -543,7 +818,7 @@ export class FakeCoreClient implements CoreClient {
     return { loadId, file: name, bytes, sessions, findings: [], elapsedMs: 12 };
   }
 
-  private sessionSummary(index: number, path: string): SessionSummary {
+  private sessionSummary(index: number, path: string, fingerprint?: string): SessionSummary {
     const events = this.options.syntheticRows ?? this.events.length;
     const accepted = this.options.syntheticRows ?? this.accepted();
     const fold = this.fold(accepted);
@@ -583,14 +858,15 @@ export class FakeCoreClient implements CoreClient {
       replaceGeneration: fold.replacements.length,
       messages: fold.nodes.length,
       families,
-      fingerprint: this.options.fingerprint ?? 'fp-fake-0001',
+      fingerprint: fingerprint ?? this.options.fingerprint ?? 'fp-fake-0001',
     };
   }
 }
 
 function summaryOf(event: FakeEvent): string {
-  const data = (event.data ?? {}) as { content?: { text?: string }[]; message?: { content?: { text?: string }[] } };
+  type Block = { text?: string; content?: { text?: string }[] };
+  const data = (event.data ?? {}) as { content?: Block[]; message?: { content?: Block[] } };
   const content = data.content ?? data.message?.content;
-  const first = content?.[0]?.text;
+  const first = content?.[0]?.text ?? content?.[0]?.content?.[0]?.text;
   return typeof first === 'string' ? first : event.type;
 }

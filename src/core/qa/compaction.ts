@@ -83,14 +83,6 @@ interface Bracket {
   checkpointSeq: number;
 }
 
-/** One side of a tool-call pair that a replace removed from the surface. */
-interface LostSide {
-  callId: string;
-  /** `call`: an assistant/message holding the tool-call block; `result`: the tool/result. */
-  side: 'call' | 'result';
-  seq: number;
-}
-
 /**
  * The compaction QA check. Feed it every decoded event in order, after the fold has applied it;
  * `ctx` answers for that event. Seqs in findings are the events' seqs (equal to the index for a
@@ -105,18 +97,26 @@ export class CompactionQaCheck implements EventCheck {
 
   /** Set once the fold refused an event: nothing after it is on the surface. */
   private stopped = false;
-  /** Seq the next event must carry (-1 before the first event). */
-  private nextSeq = -1;
+  /** seq − index, the same for every event the fold accepts (-1 until the first one). */
+  private base = -1;
   /** Surface appends so far: the growth counter. */
   private appends = 0;
-  /** The current surface nodes (entries leave when the node is shadowed). */
-  private readonly nodes = new Map<number, NodeInfo>();
+  /**
+   * One record per current surface node, in surface order: a mirror of the fold's nodes kept
+   * with the same push/splice the fold applies (surface.md §3.3), so no lookup by seq is needed.
+   */
+  private readonly surface: NodeInfo[] = [];
   /** Compaction brackets by compactionId. */
   private readonly brackets = new Map<string, Bracket>();
   /** The last `compaction/prune`, while not yet paired with a tool/result replacement. */
   private pendingPrune: Declaration | null = null;
   /** The last `compaction/prune`, while the event right after it has not been seen. */
   private waitingPrune: Declaration | null = null;
+  /** Scratch lists of {@link pairing}: the tool-call sides a replace removes (null = settled). */
+  private readonly lostCallIds: (string | null)[] = [];
+  private readonly lostCallSeqs: number[] = [];
+  private readonly lostResultIds: (string | null)[] = [];
+  private readonly lostResultSeqs: number[] = [];
 
   constructor(ctx: QaFoldContext, options: CompactionQaOptions = {}) {
     this.ctx = ctx;
@@ -126,29 +126,26 @@ export class CompactionQaCheck implements EventCheck {
   event(value: unknown, index: number, line: number | null): void {
     if (this.stopped) return;
     const plan = this.ctx.planAt(index);
-    let seq: number;
-    if (plan !== null) {
-      seq = plan.seq;
-    } else {
-      seq = this.logOnlySeq(value);
-      if (seq < 0) {
+    if (plan === null) {
+      if (!this.acceptedLogOnly(value, index)) {
         this.stopped = true;
         return;
       }
+    } else if (this.base < 0) {
+      this.base = plan.seq - index;
     }
-    this.nextSeq = seq + 1;
     // The fold accepted the event, so it is an object with a type.
     const event = value as Rec;
-    if (this.waitingPrune !== null) this.afterPrune(this.waitingPrune, event, plan, seq);
+    if (this.waitingPrune !== null) this.afterPrune(this.waitingPrune, event, plan, this.base + index);
     if (plan === null || plan.kind === 'log-only') {
       const type = event.type;
       // Cheap exit for the bulk of log-only events (chunks, steps, turns, …).
       if (typeof type === 'string' && type.charCodeAt(0) === 99 /* c */ && type.startsWith('compaction/')) {
-        this.compactionEvent(event, type, seq, line);
+        this.compactionEvent(event, type, this.base + index, line);
       }
     } else if (plan.kind === 'append') {
       this.appends++;
-      this.nodes.set(seq, describeNode(event));
+      this.surface.push(describeNode(event, plan.seq));
     } else {
       this.replace(event, plan, line);
     }
@@ -187,15 +184,17 @@ export class CompactionQaCheck implements EventCheck {
   // ----- per event ----------------------------------------------------------------------------
 
   /**
-   * The seq of an event the context gave no plan for, when the fold accepted it as log-only
-   * (it checks only C1, C2a and C2b for those, surface.md §3); -1 when the fold refused it.
+   * For an event the context gave no plan for: true when the fold accepted it as log-only (it
+   * checks only C1, C2a and C2b for those, surface.md §3), false when the fold refused it.
    */
-  private logOnlySeq(value: unknown): number {
-    if (!isRecord(value) || SURFACE_TYPES.has(value.type)) return -1;
-    if (value.surfaceOp !== undefined || value.sourceEventSeqs !== undefined) return -1;
+  private acceptedLogOnly(value: unknown, index: number): boolean {
+    if (!isRecord(value) || SURFACE_TYPES.has(value.type)) return false;
+    if (value.surfaceOp !== undefined || value.sourceEventSeqs !== undefined) return false;
     const seq = value.seq;
-    if (this.nextSeq >= 0) return seq === this.nextSeq ? this.nextSeq : -1;
-    return isNonNegativeSafeInteger(seq) ? seq : -1;
+    if (this.base >= 0) return seq === this.base + index;
+    if (!isNonNegativeSafeInteger(seq) || seq < index) return false;
+    this.base = seq - index;
+    return true;
   }
 
   /** The event right after a `compaction/prune` must be its tool/result replacement. */
@@ -262,7 +261,14 @@ export class CompactionQaCheck implements EventCheck {
   // ----- replace events (rare; the expensive work lives here) ---------------------------------
 
   private replace(event: Rec, plan: ReplacePlan, line: number | null): void {
-    const node = describeNode(event);
+    const { startIdx, endIdx, shadowed } = plan;
+    // The mirror must hold exactly the shadowed nodes there (a guard: it always does when the
+    // check saw every event the fold applied; if not, the check stops rather than guess).
+    for (let i = startIdx; i <= endIdx; i++) {
+      const info = this.surface[i];
+      if (info === undefined || info.seq !== shadowed[i - startIdx]) return this.lostTrack(plan.seq, line);
+    }
+    const node = describeNode(event, plan.seq);
     const type = event.type;
     if (type === 'tool/result') {
       this.prune(event, node, plan, line);
@@ -271,28 +277,41 @@ export class CompactionQaCheck implements EventCheck {
       if (source !== null) this.checkpoint(event, node, source, plan, line);
     }
     this.pairing(node, plan, line);
+    // Same guard after the splice: the mirror and the fold's surface agree in length.
+    if (this.surface.length !== this.ctx.nodes().length) this.lostTrack(plan.seq, line);
+  }
+
+  /** The mirror disagrees with the fold (the check missed an event): say so and stop. */
+  private lostTrack(seq: number, line: number | null): void {
+    this.stopped = true;
+    this.found.push(
+      diagnostic(
+        'info',
+        'qa/stopped',
+        seq,
+        line,
+        `compaction QA stopped at seq ${seq}: its copy of the surface no longer matches the fold's ` +
+          '(the check must see every event the fold applies, in order)',
+      ),
+    );
   }
 
   /** A size no larger than the node's derived-message size, known without re-parsing. */
-  private lowerSize(seq: number): number {
-    const node = this.nodes.get(seq);
-    return node === undefined ? 0 : node.size >= 0 ? node.size : node.bound;
+  private static lowerSize(info: NodeInfo): number {
+    return info.size >= 0 ? info.size : info.bound;
   }
 
-  /** Sum of the nodes' lower size bounds, stopping once it reaches `enough`. */
-  private lowerTotal(seqs: readonly number[], enough: number): number {
+  /** Sum of the lower size bounds of the nodes at [from, to], stopping once it reaches `enough`. */
+  private lowerTotal(from: number, to: number, enough: number): number {
     let total = 0;
-    for (let i = 0; i < seqs.length && total < enough; i++) total += this.lowerSize(seqs[i] as number);
+    for (let i = from; i <= to && total < enough; i++) total += CompactionQaCheck.lowerSize(this.surface[i] as NodeInfo);
     return total;
   }
 
   /** Exact size of a node's derived message: measured earlier, else by re-parsing the event. */
-  private exactSize(seq: number): number {
-    const node = this.nodes.get(seq);
-    if (node !== undefined && node.size >= 0) return node.size;
-    const size = derivedMessageSize(this.ctx.eventAt(seq));
-    if (node !== undefined) node.size = size;
-    return size;
+  private exactSize(info: NodeInfo): number {
+    if (info.size < 0) info.size = derivedMessageSize(this.ctx.eventAt(info.seq));
+    return info.size;
   }
 
   /** A tool/result replacement: pair it with its `compaction/prune`, then compare sizes. */
@@ -316,19 +335,19 @@ export class CompactionQaCheck implements EventCheck {
     // qa/prune-not-smaller: bounds first (the copy's upper bound against the original's lower
     // bound read when it was appended), then the copy's exact size, then — only when still
     // undecided — the original's exact size (re-parsed).
-    const original = plan.shadowed[0] as number;
+    const original = this.surface[plan.startIdx] as NodeInfo;
     const message = derivedMessage(event);
-    if (jsonUpperBound(message) < this.lowerSize(original)) return;
+    if (jsonUpperBound(message) < CompactionQaCheck.lowerSize(original)) return;
     const size = message === null ? 0 : jsonLength(message);
     node.size = size;
-    if (size < this.lowerSize(original)) return;
+    if (size < CompactionQaCheck.lowerSize(original)) return;
     const before = this.exactSize(original);
     if (size >= before) {
       this.report(
         QA_RULES.pruneNotSmaller,
         seq,
         line,
-        `tool/result replacement at seq ${seq} is not smaller than the result it replaces (seq ${original}): ` +
+        `tool/result replacement at seq ${seq} is not smaller than the result it replaces (seq ${original.seq}): ` +
           `${size} >= ${before} characters of message JSON`,
       );
     }
@@ -339,7 +358,6 @@ export class CompactionQaCheck implements EventCheck {
     const seq = plan.seq;
     const shadowed = plan.shadowed;
     const rawId = source.compactionId;
-    const id = formatId(rawId);
     const bracket = typeof rawId === 'string' && rawId.length > 0 ? this.brackets.get(rawId) : undefined;
     const summary = bracket === undefined ? null : bracket.summary;
 
@@ -356,7 +374,7 @@ export class CompactionQaCheck implements EventCheck {
         QA_RULES.checkpointSources,
         seq,
         line,
-        `compaction checkpoint at seq ${seq} (compactionId ${id}, sourceEventSeqs ${formatList(cited)}): ${problems.join('; ')}`,
+        `compaction checkpoint at seq ${seq} (compactionId ${formatId(rawId)}, sourceEventSeqs ${formatList(cited)}): ${problems.join('; ')}`,
       );
     }
 
@@ -379,7 +397,7 @@ export class CompactionQaCheck implements EventCheck {
           QA_RULES.summaryShadowedMismatch,
           summary.seq,
           summary.line,
-          `compaction/summary at seq ${summary.seq} (compactionId ${id}) ${problem}`,
+          `compaction/summary at seq ${summary.seq} (compactionId ${formatId(rawId)}) ${problem}`,
         );
       }
     }
@@ -389,12 +407,13 @@ export class CompactionQaCheck implements EventCheck {
     // the replaced messages are at least as large.
     const message = derivedMessage(event);
     const upper = jsonUpperBound(message);
-    if (this.lowerTotal(shadowed, upper) < upper) {
+    const { startIdx, endIdx } = plan;
+    if (this.lowerTotal(startIdx, endIdx, upper) < upper) {
       const size = message === null ? 0 : jsonLength(message);
       node.size = size;
-      if (this.lowerTotal(shadowed, size) < size) {
+      if (this.lowerTotal(startIdx, endIdx, size) < size) {
         let total = 0;
-        for (let i = 0; i < shadowed.length && total < size; i++) total += this.exactSize(shadowed[i] as number);
+        for (let i = startIdx; i <= endIdx && total < size; i++) total += this.exactSize(this.surface[i] as NodeInfo);
         if (total < size) {
           this.report(
             QA_RULES.summaryLarger,
@@ -419,12 +438,17 @@ export class CompactionQaCheck implements EventCheck {
    */
   private pairing(node: NodeInfo, plan: ReplacePlan, line: number | null): void {
     const seq = plan.seq;
-    let lost: LostSide[] | null = null;
+    // The sides that leave with the shadowed nodes (reused scratch lists: no allocation).
+    const callIds = this.lostCallIds;
+    const callSeqs = this.lostCallSeqs;
+    const resultIds = this.lostResultIds;
+    const resultSeqs = this.lostResultSeqs;
+    callIds.length = callSeqs.length = resultIds.length = resultSeqs.length = 0;
     let repeated = node.checkpointAt < 0;
-    for (const old of plan.shadowed) {
-      const info = this.nodes.get(old);
-      if (info === undefined) continue;
-      this.nodes.delete(old);
+    const { startIdx, endIdx } = plan;
+    for (let i = startIdx; i <= endIdx; i++) {
+      const info = this.surface[i] as NodeInfo;
+      const old = info.seq;
       if (!repeated && info.checkpointAt === this.appends) {
         repeated = true;
         this.report(
@@ -436,42 +460,75 @@ export class CompactionQaCheck implements EventCheck {
       }
       const calls = info.calls;
       if (calls !== null) {
-        lost ??= [];
-        if (typeof calls === 'string') lost.push({ callId: calls, side: 'call', seq: old });
-        else for (const callId of calls) lost.push({ callId, side: 'call', seq: old });
+        if (typeof calls === 'string') {
+          callIds.push(calls);
+          callSeqs.push(old);
+        } else {
+          for (const callId of calls) {
+            callIds.push(callId);
+            callSeqs.push(old);
+          }
+        }
       }
-      if (info.result !== null) (lost ??= []).push({ callId: info.result, side: 'result', seq: old });
+      if (info.result !== null) {
+        resultIds.push(info.result);
+        resultSeqs.push(old);
+      }
     }
-    this.nodes.set(seq, node);
-    if (lost === null) return;
-    const open: LostSide[] = [];
-    for (const side of lost) {
-      // The replacement carries the same side again (a prune copy keeps its call id).
-      if (side.side === 'call' ? holds(node.calls, side.callId) : node.result === side.callId) continue;
-      // Both sides left the surface together.
-      if (lost.some((other) => other.side !== side.side && other.callId === side.callId)) continue;
-      open.push(side);
+    this.surface.splice(startIdx, endIdx - startIdx + 1, node);
+    if (callIds.length === 0 && resultIds.length === 0) return;
+    // A side the replacement carries again did not leave (a prune copy keeps its call id).
+    if (node.result !== null) {
+      const i = resultIds.indexOf(node.result);
+      if (i >= 0) resultIds[i] = null;
     }
-    if (open.length === 0) return;
-    for (const current of this.ctx.nodes()) {
-      const info = this.nodes.get(current);
-      if (info === undefined || (info.calls === null && info.result === null)) continue;
-      for (const side of open) {
-        if (side.side === 'call' && info.result === side.callId) {
+    const again = node.calls;
+    if (again !== null) {
+      for (const callId of typeof again === 'string' ? [again] : again) {
+        const i = callIds.indexOf(callId);
+        if (i >= 0) callIds[i] = null;
+      }
+    }
+    // Pairs that left together are fine; whatever remains lost its partner, if it is still here.
+    let open = 0;
+    for (let i = 0; i < callIds.length; i++) {
+      const callId = callIds[i];
+      if (callId === null || callId === undefined) continue;
+      const j = resultIds.indexOf(callId);
+      if (j >= 0) {
+        resultIds[j] = null;
+        callIds[i] = null;
+      } else {
+        open++;
+      }
+    }
+    for (const callId of resultIds) if (callId !== null) open++;
+    if (open === 0) return;
+    for (const info of this.surface) {
+      const current = info.seq;
+      if (info.result !== null) {
+        const i = callIds.indexOf(info.result);
+        if (i >= 0) {
           this.report(
             QA_RULES.toolPairing,
             seq,
             line,
-            `replacement at seq ${seq} splits tool call ${JSON.stringify(side.callId)}: the assistant/message at seq ` +
-              `${side.seq} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
+            `replacement at seq ${seq} splits tool call ${JSON.stringify(info.result)}: the assistant/message at seq ` +
+              `${callSeqs[i] as number} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
           );
-        } else if (side.side === 'result' && holds(info.calls, side.callId)) {
+        }
+      }
+      const calls = info.calls;
+      if (calls !== null) {
+        for (let i = 0; i < resultIds.length; i++) {
+          const callId = resultIds[i];
+          if (callId === null || callId === undefined || !holds(calls, callId)) continue;
           this.report(
             QA_RULES.toolPairing,
             seq,
             line,
-            `replacement at seq ${seq} splits tool call ${JSON.stringify(side.callId)}: its tool/result at seq ` +
-              `${side.seq} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
+            `replacement at seq ${seq} splits tool call ${JSON.stringify(callId)}: its tool/result at seq ` +
+              `${resultSeqs[i] as number} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
           );
         }
       }

@@ -48,6 +48,8 @@ export class NodeInfo {
   checkpointAt = -1;
 
   constructor(
+    /** The node's seq. */
+    readonly seq: number,
     /** Ids of the tool-call blocks of an assistant/message. */
     readonly calls: CallIds,
     /** The call id a tool/result answers. */
@@ -61,8 +63,8 @@ export class NodeInfo {
  * Read an assistant message's content once: the ids of its tool-call blocks and the lower size
  * bound of {@link contentBound} (one property read per block for its type, one for its payload).
  */
-function assistantNode(content: unknown): NodeInfo {
-  if (!Array.isArray(content)) return new NodeInfo(null, null, 0);
+function assistantNode(seq: number, content: unknown): NodeInfo {
+  if (!Array.isArray(content)) return new NodeInfo(seq, null, null, 0);
   let bound = 0;
   let first: string | null = null;
   let more: string[] | null = null;
@@ -81,7 +83,7 @@ function assistantNode(content: unknown): NodeInfo {
       if (typeof text === 'string') bound += text.length + 2;
     }
   }
-  return new NodeInfo(more ?? first, null, bound);
+  return new NodeInfo(seq, more ?? first, null, bound);
 }
 
 /** The call id a tool/result message answers: `source.callId`, else its block's `toolCallId`. */
@@ -92,23 +94,23 @@ function resultCallId(message: Rec, block: unknown): string | null {
 }
 
 /** Describe a surface event entering the surface (reads a few fields; scans no string). */
-export function describeNode(event: Rec): NodeInfo {
+export function describeNode(event: Rec, seq: number): NodeInfo {
   const type = event.type;
   const data = event.data;
-  if (data === null || typeof data !== 'object') return new NodeInfo(null, null, 0);
+  if (data === null || typeof data !== 'object') return new NodeInfo(seq, null, null, 0);
   const d = data as Rec;
-  if (type === 'user/message') return new NodeInfo(null, null, contentBound(d.content));
+  if (type === 'user/message') return new NodeInfo(seq, null, null, contentBound(d.content));
   const message = d.message;
-  if (message === null || typeof message !== 'object') return new NodeInfo(null, null, 0);
+  if (message === null || typeof message !== 'object') return new NodeInfo(seq, null, null, 0);
   const m = message as Rec;
   const content = m.content;
-  if (type === 'assistant/message') return assistantNode(content);
+  if (type === 'assistant/message') return assistantNode(seq, content);
   // A tool result: one tool-result block whose content holds the texts.
   const block: unknown = Array.isArray(content) ? content[0] : undefined;
   let bound: number;
   if (isRecord(block) && block.type === 'tool-result' && (content as unknown[]).length === 1) bound = contentBound(block.content);
   else bound = contentBound(content);
-  return new NodeInfo(null, resultCallId(m, block), bound);
+  return new NodeInfo(seq, null, resultCallId(m, block), bound);
 }
 
 // ----- declarations ---------------------------------------------------------------------------

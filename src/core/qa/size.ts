@@ -11,24 +11,23 @@
  */
 import { deriveEventMessage } from '../fold/manager';
 
+/** Extra characters `JSON.stringify` writes for each ASCII code unit (escapes). */
+const ASCII_EXTRA = new Uint8Array(128);
+for (let c = 0; c < 0x20; c++) ASCII_EXTRA[c] = 5; // \u00XX
+for (const c of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) ASCII_EXTRA[c] = 1; // \b \t \n \f \r \" \\
+
 /** Exact length of `JSON.stringify(s)` for a string (quotes and escapes included). */
 export function jsonStringLength(s: string): number {
   const length = s.length;
   let n = length + 2;
   for (let i = 0; i < length; i++) {
     const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) continue;
-    if (c === 0x22 || c === 0x5c) {
-      n += 1; // \" \\
-    } else if (c < 0x20) {
-      // \b \t \n \f \r, else \u00XX
-      n += c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 1 : 5;
-    } else if (c <= 0xdbff && i + 1 < length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++; // a well-formed pair is written as is
-      else n += 5; // a lone surrogate is written as \uXXXX
-    } else {
-      n += 5;
+    if (c < 0x80) {
+      n += ASCII_EXTRA[c] as number;
+    } else if ((c & 0xf800) === 0xd800) {
+      // A well-formed surrogate pair is written as is; a lone surrogate as \uXXXX.
+      if (c <= 0xdbff && i + 1 < length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+      else n += 5;
     }
   }
   return n;

@@ -56,6 +56,8 @@ export function sourceName(source: LoadSource): string {
       return source.url;
     case 'sample':
       return `sample "${source.name}"`;
+    case 'demo':
+      return `demo "${source.id}"`;
   }
 }
 
@@ -97,12 +99,24 @@ async function toRequest(source: LoadSource, ctx: StoreContext): Promise<OpenReq
       }
       return { kind: 'bytes', name: file, buffer: await response.arrayBuffer() };
     }
+    case 'demo':
+      return { kind: 'demo', id: source.id };
   }
 }
 
 /** State reset by every new open: nothing of the previous file may leak into the next one. */
 function freshSessionState(): Partial<AppState> {
-  return { step: 0, selectedSeq: null, highlight: null, playing: false, search: FRESH_SEARCH, deepLinkWarning: null };
+  return {
+    step: 0,
+    selectedSeq: null,
+    highlight: null,
+    playing: false,
+    search: FRESH_SEARCH,
+    deepLinkWarning: null,
+    replaceTarget: null,
+    activeDemo: null,
+    exportError: null,
+  };
 }
 
 export const createLoadSlice =
@@ -152,7 +166,9 @@ export const createLoadSlice =
         const wasLoading = get().status === 'loading';
         const client = liveClient();
         ctx.lastSource = source;
-        set({ ...freshSessionState(), status: 'loading', sourceName: sourceName(source), progress: null, load: null, session: 0, loadError: null });
+        // Opening a log shows it: leave the playground for the log's own views.
+        const view = get().view === 'playground' ? 'timeline' : get().view;
+        set({ ...freshSessionState(), view, status: 'loading', sourceName: sourceName(source), progress: null, load: null, session: 0, loadError: null });
         try {
           // A second file replaces the first: stop the running load before starting the next.
           if (wasLoading) await client.cancel().catch(() => {});

@@ -3,8 +3,10 @@
  * ticks, it tells views whose data changes only at replaces (shadowed ranges, brackets) when
  * they need to refetch: between two replaces, nothing they show can change.
  */
+import { useCallback } from 'react';
 import { useAppStore } from '../../store/react';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey, selectStep } from '../../store/selectors';
+import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../store/selectors';
+import type { AppState } from '../../store/types';
 import { useRemote } from './useRemote';
 
 /** Number of entries of the sorted `steps` that are ≤ `step`. */
@@ -30,11 +32,19 @@ export function useReplaceSteps(): Int32Array | null {
 }
 
 /**
- * A key part that changes only when the set of replaces applied at the cursor changes
- * (falls back to the step itself until the replace steps are known).
+ * A key part that changes only when the set of replaces applied at `step` changes (the step
+ * itself until the replace steps are known).
  */
-export function useReplaceEpoch(): string {
-  const steps = useReplaceSteps();
-  const step = useAppStore(selectStep);
+export function replaceEpochAt(steps: Int32Array | null, step: number): string {
   return steps ? `g${countAtOrBefore(steps, step)}` : `s${step}`;
+}
+
+/**
+ * {@link replaceEpochAt} the live cursor, or at `step` when given (a deferred cursor). Without
+ * `step`, the component re-renders only when the epoch changes, not at every step.
+ */
+export function useReplaceEpoch(step?: number): string {
+  const steps = useReplaceSteps();
+  const live = useAppStore(useCallback((s: AppState) => replaceEpochAt(steps, s.step), [steps]));
+  return step === undefined ? live : replaceEpochAt(steps, step);
 }

@@ -25,9 +25,11 @@ export function ownsKey(target: EventTarget | null, key: string): boolean {
   return false;
 }
 
-export function useShortcuts(openSheet: () => void): void {
+/** @param enabled off while another store (the playground's) owns the keyboard */
+export function useShortcuts(openSheet: () => void, enabled = true): void {
   const store = useAppStoreApi();
   useEffect(() => {
+    if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       if (ownsKey(event.target, event.key)) return;
@@ -69,5 +71,5 @@ export function useShortcuts(openSheet: () => void): void {
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [store, openSheet]);
+  }, [store, openSheet, enabled]);
 }

@@ -1,6 +1,7 @@
 /** The app bar: name, the open file, Open log (once a log is open), theme, shortcuts. */
 import { useAppStore } from '../../store/react';
 import { selectLoad, selectSession, selectTheme } from '../../store/selectors';
+import { DemoMenu } from './demos/DemoMenu';
 import { OpenLogInput } from './start/OpenLogInput';
 import { formatCount } from '../format';
 
@@ -23,6 +24,7 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
         </span>
       ) : null}
       <span className="appbar-spacer" />
+      <DemoMenu />
       {load ? <OpenLogInput variant="compact" /> : null}
       <button type="button" className="icon-button" aria-pressed={theme === 'dark'} aria-label="Dark theme" title="Dark theme" onClick={toggleTheme}>
         <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span>

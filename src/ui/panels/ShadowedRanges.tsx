@@ -11,8 +11,8 @@ import {
   selectIsReady,
   selectSessionIndex,
   selectSessionKey,
-  selectStep,
 } from '../../store/selectors';
+import { useDeferredStep } from '../hooks/useDeferredCursor';
 import { useRemote } from '../hooks/useRemote';
 import { useReplaceEpoch } from '../hooks/useReplaceSteps';
 import { Badge } from '../widgets/Badge';
@@ -20,6 +20,7 @@ import { EmptyState } from '../widgets/EmptyState';
 import { Panel } from '../widgets/Panel';
 import { VirtualList } from '../widgets/VirtualList';
 import { REPLACEMENT_KIND_LABEL, formatCount } from '../format';
+import { InspectReplaceButton } from './replace/InspectReplaceButton';
 
 const ROW_HEIGHT = 26;
 
@@ -40,12 +41,13 @@ export function ShadowedRanges() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
   const sessionKey = useAppStore(selectSessionKey);
-  const step = useAppStore(selectStep);
+  // Follows a seek a moment after the surface (see useDeferredCursor).
+  const step = useDeferredStep();
   const highlight = useAppStore(selectHighlight);
   const setHighlight = useAppStore((s) => s.setHighlight);
   const select = useAppStore((s) => s.select);
   // The list changes only when a replace is applied: refetch per replace epoch, not per step.
-  const epoch = useReplaceEpoch();
+  const epoch = useReplaceEpoch(step);
   const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${epoch}` : null, () => client.replacements(session, step));
   const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
 
@@ -95,6 +97,7 @@ export function ShadowedRanges() {
                 <Badge tone={`kind-${row.kind}`}>{REPLACEMENT_KIND_LABEL[row.kind]}</Badge>
                 {row.shadowedBy !== null ? <span className="sr-nested">⊘ inside {row.shadowedBy}</span> : null}
               </button>
+              <InspectReplaceButton seq={row.seq} />
             </li>
           );
         }}

@@ -10,9 +10,11 @@ export interface DialogProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** Extra class of the dialog box (e.g. a wider layout). */
+  className?: string;
 }
 
-export function Dialog({ open, title, onClose, children }: DialogProps) {
+export function Dialog({ open, title, onClose, children, className }: DialogProps) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement | null>(null);
 
@@ -49,7 +51,7 @@ export function Dialog({ open, title, onClose, children }: DialogProps) {
     <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div
         ref={ref}
-        className="dialog"
+        className={`dialog ${className ?? ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

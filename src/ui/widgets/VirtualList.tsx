@@ -1,21 +1,42 @@
 /**
  * A virtualized list of fixed-height rows that scales to millions of rows.
  *
- * The rendered range comes straight from the scroll offset and the fixed row height in O(1)
- * (see scaledScroll.ts, which also compresses the scroll range beyond ~450,000 rows so that the
- * content stays under every browser's element-height cap). We first built this on TanStack
- * Virtual, but its Virtualizer materialises a measurement for every row whenever the count
- * changes (a Float64Array of 2 × count plus a key per row): 20–70 ms on the main thread for a
- * 1,000,000-row timeline, over the 50 ms long-task budget. With fixed heights none of that is
- * needed, so the list computes its range itself.
+ * Why not TanStack Virtual here (the Surface panel does use it): its Virtualizer materialises a
+ * measurement for every row whenever the count changes (a Float64Array of 2 × count plus a key
+ * per row), 20–70 ms on the main thread for a 1,000,000-row timeline, over the 50 ms long-task
+ * budget. It also lays rows out in real pixels, and 1,000,000 rows of 22 px exceed what browsers
+ * can lay out. With fixed heights none of the measuring is needed: the rendered range comes
+ * straight from the scroll offset in O(1), and scaledScroll.ts compresses the scroll range
+ * beyond ~450,000 rows so the content stays under every browser's element-height cap.
+ *
+ * Rendering is kept cheap for scrolling and seeking:
+ * - rows are placed relative to an anchor row (a multiple of {@link ANCHOR_ROWS}) inside a block
+ *   moved with a transform, and each row keeps the same `style` object while its place in the
+ *   block is the same, so memoized rows skip rendering when the list re-renders;
+ * - a scroll that keeps the rendered range only moves the block (directly on the element, in the
+ *   scroll event, so compressed rows never lag a frame); a scroll that changes the range renders
+ *   synchronously in the scroll event for the same reason;
+ * - `scrollToIndex` renders the new range first and writes `scrollTop` once, after the commit
+ *   (one layout per reveal instead of a forced layout before the rows change and another after).
  *
  * jsdom has no layout: tests provide a viewport height with {@link VirtualViewportProvider}.
  */
-import { createContext, Fragment, useContext, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState } from 'react';
+import {
+  createContext,
+  Fragment,
+  useCallback,
+  useContext,
+  useEffect,
+  useImperativeHandle,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { CSSProperties, HTMLAttributes, ReactNode, Ref } from 'react';
 import { flushSync } from 'react-dom';
 import { offsetForIndex, rowTop, scrollGeometry, visibleRange } from './scaledScroll';
-import type { Align } from './scaledScroll';
+import type { Align, ScrollGeometry } from './scaledScroll';
 
 export interface ViewportSize {
   width: number;
@@ -26,6 +47,11 @@ export interface ViewportSize {
 const ViewportContext = createContext<ViewportSize | null>(null);
 export const VirtualViewportProvider = ViewportContext.Provider;
 
+/** The viewport fixed by {@link VirtualViewportProvider}, if any (hosts without layout). */
+export function useFixedViewport(): ViewportSize | null {
+  return useContext(ViewportContext);
+}
+
 export interface VirtualListHandle {
   scrollToIndex(index: number, align?: Align): void;
   /** Rows currently in the viewport (not counting overscan). */
@@ -34,13 +60,17 @@ export interface VirtualListHandle {
 
 export interface RowPosition {
   index: number;
+  /** Top of the row within the rendered block (see `renderOverlay`). */
   top: number;
 }
 
 export interface VirtualListProps {
   count: number;
   rowHeight: number;
-  /** Renders row `index`; the element must use `style` (absolute position and height). */
+  /**
+   * Renders row `index`; the element must use `style` (absolute position and height). The same
+   * style object comes back while the row stays in place, so memoized rows can compare it.
+   */
   renderRow: (index: number, style: CSSProperties) => ReactNode;
   /** Element holding the rows (`ul` for lists, `div` for grids). */
   as?: 'div' | 'ul' | 'ol';
@@ -51,10 +81,51 @@ export interface VirtualListProps {
   overscan?: number;
   /** Called with the rendered range (with overscan) whenever it changes. */
   onRangeChange?: (first: number, last: number) => void;
-  /** Drawn under the rows in content coordinates (e.g. a gutter), given the rendered rows. */
+  /** Drawn under the rows, in the coordinates of the rendered block (e.g. a gutter). */
   renderOverlay?: (rows: RowPosition[], rowHeight: number) => ReactNode;
   handleRef?: Ref<VirtualListHandle>;
 }
+
+/** Rows are positioned relative to a multiple of this row index. */
+export const ANCHOR_ROWS = 1024;
+
+interface Window {
+  first: number;
+  last: number;
+  anchor: number;
+}
+
+function windowAt(g: ScrollGeometry, offset: number, overscan: number): Window {
+  const view = visibleRange(g, Math.min(offset, g.maxOffset));
+  const first = Math.max(0, view.first - overscan);
+  const last = Math.min(g.count - 1, view.last + overscan);
+  return { first, last, anchor: Math.floor(first / ANCHOR_ROWS) * ANCHOR_ROWS };
+}
+
+/**
+ * One style object per place in a block, shared by every list and reused across renders (see
+ * the file comment). Places are bounded (a block spans about ANCHOR_ROWS rows plus a viewport),
+ * so the cache is too; it is dropped if a host ever fills it.
+ */
+const styleCache = new Map<number, Map<number, CSSProperties>>();
+const STYLE_CACHE_LIMIT = 16 * ANCHOR_ROWS;
+
+function rowStyle(top: number, height: number): CSSProperties {
+  let byTop = styleCache.get(height);
+  if (!byTop || byTop.size > STYLE_CACHE_LIMIT) {
+    byTop = new Map();
+    styleCache.set(height, byTop);
+  }
+  let style = byTop.get(top);
+  if (!style) {
+    style = Object.freeze({ position: 'absolute', top, left: 0, right: 0, height }) as CSSProperties;
+    byTop.set(top, style);
+  }
+  return style;
+}
+
+const blockTransform = (g: ScrollGeometry, anchor: number, offset: number): string =>
+  `translateY(${rowTop(g, anchor, Math.min(offset, g.maxOffset))}px)`;
 
 export function VirtualList({
   count,
@@ -69,16 +140,17 @@ export function VirtualList({
   handleRef,
 }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
+  const blockRef = useRef<HTMLDivElement | null>(null);
   const fixed = useContext(ViewportContext);
   const [measured, setMeasured] = useState(0);
   const [offset, setOffset] = useState(0);
+  /** Bumped by `scrollToIndex`, so its `scrollTop` write happens after the commit even if the offset did not change. */
+  const [scrollRequest, setScrollRequest] = useState(0);
   const viewport = fixed?.height ?? measured;
-  const geometry = scrollGeometry(count, rowHeight, viewport);
+  const geometry = useMemo(() => scrollGeometry(count, rowHeight, viewport), [count, rowHeight, viewport]);
   const scaled = geometry.pitch !== rowHeight;
   const current = Math.min(offset, geometry.maxOffset);
-  const view = visibleRange(geometry, current);
-  const first = Math.max(0, view.first - overscan);
-  const last = Math.min(count - 1, view.last + overscan);
+  const { first, last, anchor } = windowAt(geometry, current, overscan);
 
   useLayoutEffect(() => {
     const element = scrollRef.current;
@@ -90,15 +162,23 @@ export function VirtualList({
     return () => observer.disconnect();
   }, [fixed]);
 
-  // Re-render on scroll only when it matters: always when scaled (rows are placed relative to
-  // the offset), else when the rendered range changes. Synchronous, so rows never lag a frame.
-  const latest = useRef({ geometry, first, last, scaled, overscan });
+  const latest = useRef({ geometry, first, last, anchor, scaled, overscan });
   // The last scroll offset seen. Reading `scrollTop` outside a scroll event forces a layout of
   // the whole page (measured: ~8 ms per seek), so the handle answers from this instead.
   const lastTop = useRef(0);
-  useEffect(() => {
-    latest.current = { geometry, first, last, scaled, overscan };
+  /** A `scrollTop` to write after the next commit (see `scrollToIndex`). */
+  const pendingScroll = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    latest.current = { geometry, first, last, anchor, scaled, overscan };
   });
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    const target = pendingScroll.current;
+    if (!element || target === null) return;
+    pendingScroll.current = null;
+    element.scrollTop = target;
+  }, [scrollRequest]);
+
   useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
@@ -106,9 +186,15 @@ export function VirtualList({
       const l = latest.current;
       const top = element.scrollTop;
       lastTop.current = top;
-      const next = visibleRange(l.geometry, top);
-      const changed = Math.max(0, next.first - l.overscan) !== l.first || Math.min(l.geometry.count - 1, next.last + l.overscan) !== l.last;
-      if (l.scaled || changed) flushSync(() => setOffset(top));
+      const next = windowAt(l.geometry, top, l.overscan);
+      if (next.first !== l.first || next.last !== l.last || next.anchor !== l.anchor) {
+        flushSync(() => setOffset(top));
+        return;
+      }
+      // Same rows: move the block now (compressed rows move faster than the content), and let
+      // the state catch up without blocking the scroll.
+      if (l.scaled && blockRef.current) blockRef.current.style.transform = blockTransform(l.geometry, l.anchor, top);
+      setOffset(top);
     };
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => element.removeEventListener('scroll', onScroll);
@@ -118,41 +204,46 @@ export function VirtualList({
     onRangeChange?.(first, last);
   }, [first, last, onRangeChange]);
 
+  const scrollToIndex = useCallback(
+    (index: number, align: Align = 'auto') => {
+      if (count === 0) return;
+      const target = offsetForIndex(geometry, Math.max(0, Math.min(count - 1, index)), align, lastTop.current);
+      if (target === lastTop.current) return;
+      lastTop.current = target;
+      pendingScroll.current = target;
+      setOffset(target);
+      setScrollRequest((n) => n + 1);
+    },
+    [count, geometry],
+  );
+
   useImperativeHandle(
     handleRef,
     () => ({
-      scrollToIndex(index, align = 'auto') {
-        const element = scrollRef.current;
-        if (!element || count === 0) return;
-        const target = offsetForIndex(geometry, Math.max(0, Math.min(count - 1, index)), align, lastTop.current);
-        element.scrollTop = target;
-        lastTop.current = target;
-        // Hosts without layout (jsdom) fire no scroll event for a programmatic scroll.
-        setOffset(target);
-      },
+      scrollToIndex,
       visibleRange() {
         return visibleRange(geometry, Math.min(lastTop.current, geometry.maxOffset));
       },
     }),
-    [count, geometry],
+    [scrollToIndex, geometry],
   );
 
   const positions: RowPosition[] = [];
-  for (let index = first; index <= last; index++) positions.push({ index, top: rowTop(geometry, index, current) });
+  for (let index = first; index <= last; index++) positions.push({ index, top: (index - anchor) * rowHeight });
 
   const { className: scrollerClass, ...restScroller } = scrollerProps ?? {};
   const { className: innerClass, ...restInner } = innerProps ?? {};
   return (
     <div ref={scrollRef} className={`vlist ${scrollerClass ?? ''}`} {...restScroller}>
       <div className="vlist-content" style={{ height: geometry.totalSize }}>
-        {renderOverlay?.(positions, rowHeight)}
-        <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
-          {positions.map(({ index, top }) => (
-            <Fragment key={index}>
-              {renderRow(index, { position: 'absolute', top, left: 0, right: 0, height: rowHeight })}
-            </Fragment>
-          ))}
-        </Inner>
+        <div ref={blockRef} className="vlist-block" style={{ transform: blockTransform(geometry, anchor, current) }}>
+          {renderOverlay?.(positions, rowHeight)}
+          <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
+            {positions.map(({ index, top }) => (
+              <Fragment key={index}>{renderRow(index, rowStyle(top, rowHeight))}</Fragment>
+            ))}
+          </Inner>
+        </div>
       </div>
     </div>
   );

@@ -24,7 +24,7 @@ import type { QaFoldContext } from '../../../src/core/qa';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
-const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
+const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 9;
 const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs') ?? 'bench/out/gen-1000000-seed1.jsonl';
 
 const text = readFileSync(file, 'utf8');
@@ -58,7 +58,10 @@ function parseEvent(i: number): unknown {
 }
 
 interface Stats {
+  /** Wall time. */
   ms: number;
+  /** CPU time of the process (less disturbed by other processes than wall time). */
+  cpu: number;
   events: number;
   diagnostics: Diagnostic[];
   eventAtCalls: number;
@@ -92,8 +95,14 @@ function makeFold() {
   };
 }
 
+function cpuNow(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
 function streamRun(withQa: boolean): Stats {
   gc();
+  const c0 = cpuNow();
   const t0 = performance.now();
   const fold = makeFold();
   const check = withQa ? new CompactionQaCheck(fold.ctx) : null;
@@ -119,11 +128,12 @@ function streamRun(withQa: boolean): Stats {
   }
   const diagnostics = check ? check.finish() : [];
   eventCount = index;
-  return { ms: performance.now() - t0, events: index, diagnostics, ...fold.counters() };
+  return { ms: performance.now() - t0, cpu: cpuNow() - c0, events: index, diagnostics, ...fold.counters() };
 }
 
 function memoryRun(events: readonly unknown[], withQa: boolean): Stats {
   gc();
+  const c0 = cpuNow();
   const t0 = performance.now();
   const fold = makeFold();
   const check = withQa ? new CompactionQaCheck(fold.ctx) : null;
@@ -132,7 +142,7 @@ function memoryRun(events: readonly unknown[], withQa: boolean): Stats {
     if (check) check.event(events[i], i, null);
   }
   const diagnostics = check ? check.finish() : [];
-  return { ms: performance.now() - t0, events: events.length, diagnostics, ...fold.counters() };
+  return { ms: performance.now() - t0, cpu: cpuNow() - c0, events: events.length, diagnostics, ...fold.counters() };
 }
 
 function median(xs: number[]): number {
@@ -141,29 +151,34 @@ function median(xs: number[]): number {
 }
 
 function compare(label: string, run: (withQa: boolean) => Stats): void {
-  run(false);
-  run(true); // warm-up
-  const base: number[] = [];
-  const qa: number[] = [];
-  let last: Stats | null = null;
+  const first = [run(false), run(true)]; // cold: the first run of each in this process
+  const base: Stats[] = [];
+  const qa: Stats[] = [];
   for (let r = 0; r < runs; r++) {
-    base.push(run(false).ms);
-    last = run(true);
-    qa.push(last.ms);
+    base.push(run(false));
+    qa.push(run(true));
   }
-  const b = median(base);
-  const q = median(qa);
+  const cpuB = base.map((x) => x.cpu);
+  const cpuQ = qa.map((x) => x.cpu);
+  const wallB = base.map((x) => x.ms);
+  const wallQ = qa.map((x) => x.ms);
+  const f = (x: number): string => x.toFixed(1);
+  console.log(`${label} (${runs} alternating runs after one cold run each)`);
   console.log(
-    `${label}: fold ${b.toFixed(1)} ms, fold+QA ${q.toFixed(1)} ms, QA overhead ${(q - b).toFixed(1)} ms ` +
-      `(runs: fold ${base.map((x) => x.toFixed(0)).join('/')}, fold+QA ${qa.map((x) => x.toFixed(0)).join('/')})`,
+    `  CPU  fold median ${f(median(cpuB))} ms, fold+QA median ${f(median(cpuQ))} ms: overhead ${f(median(cpuQ) - median(cpuB))} ms ` +
+      `(min-to-min ${f(Math.min(...cpuQ) - Math.min(...cpuB))} ms)`,
   );
-  if (last) {
-    console.log(
-      `  events ${last.events}, eventAt calls ${last.eventAtCalls} (${last.eventAtMs.toFixed(1)} ms), ` +
-        `qa findings ${last.diagnostics.length}`,
-    );
-    for (const d of last.diagnostics.slice(0, 10)) console.log(`  ${d.severity} ${d.rule} seq ${String(d.seq)}: ${d.message}`);
-  }
+  console.log(
+    `  wall fold median ${f(median(wallB))} ms, fold+QA median ${f(median(wallQ))} ms: overhead ${f(median(wallQ) - median(wallB))} ms ` +
+      `(min-to-min ${f(Math.min(...wallQ) - Math.min(...wallB))} ms)`,
+  );
+  const [coldB, coldQ] = first as [Stats, Stats];
+  console.log(`  cold (first runs, includes JIT warm-up): fold ${f(coldB.cpu)} ms CPU, fold+QA ${f(coldQ.cpu)} ms CPU`);
+  const last = qa[qa.length - 1] as Stats;
+  console.log(
+    `  events ${last.events}, eventAt calls ${last.eventAtCalls} (${last.eventAtMs.toFixed(1)} ms), qa findings ${last.diagnostics.length}`,
+  );
+  for (const d of last.diagnostics.slice(0, 10)) console.log(`  ${d.severity} ${d.rule} seq ${String(d.seq)}: ${d.message}`);
 }
 
 compare('stream (parse + fold)', streamRun);

@@ -29,6 +29,8 @@ export interface FuzzCase {
 }
 
 const enc = new TextEncoder();
+/** Most chunks per input when a case asks for small ones. */
+const MAX_CHUNKS = 5000;
 const dec = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function pickBase(seed: number, rng: Rng): Base {
@@ -62,18 +64,26 @@ export async function buildCase(seed: number, id: number): Promise<FuzzCase> {
   const options: FuzzCase['options'] = {};
   if (rng.chance(0.25)) options.chunkBytes = rng.pick([1, 7, 64, 1000, 4096, 65536]) * (rng.chance(0.5) ? 1 : rng.int(1, 3));
   if (rng.chance(0.3)) options.checkpointEvery = rng.int(1, 64);
-  const done = (w: { name: string; bytes: Uint8Array; expect: (path: string) => Expect; required: string[]; notes: string[] }): FuzzCase => ({
-    seed,
-    id,
-    replay: `${seed}:${id}`,
-    base: base.label,
-    name: w.name,
-    bytes: w.bytes,
-    options,
-    expect: w.expect,
-    required: w.required,
-    notes: [...notes, ...w.notes],
-  });
+  let textBytes = 0;
+  const done = (w: { name: string; bytes: Uint8Array; expect: (path: string) => Expect; required: string[]; notes: string[] }): FuzzCase => {
+    // Small chunks exercise every chunk boundary, but each chunk costs a progress report and
+    // an await: keep it to MAX_CHUNKS of them, so the time budget measures the decoder.
+    if (options.chunkBytes !== undefined) {
+      options.chunkBytes = Math.max(options.chunkBytes, Math.ceil(Math.max(w.bytes.length, textBytes) / MAX_CHUNKS));
+    }
+    return {
+      seed,
+      id,
+      replay: `${seed}:${id}`,
+      base: base.label,
+      name: w.name,
+      bytes: w.bytes,
+      options,
+      expect: w.expect,
+      required: w.required,
+      notes: [...notes, ...w.notes],
+    };
+  };
 
   // Packed fixtures are also damaged as they are (their own frames and archive layout).
   if (base.packed && (base.text === '' || rng.chance(0.3))) {
@@ -118,6 +128,7 @@ export async function buildCase(seed: number, id: number): Promise<FuzzCase> {
     }
   }
 
+  textBytes = doc.length;
   const container = rng.weighted<string>([
     ['raw', 55],
     ['zstd', 22],

@@ -4,20 +4,15 @@
  */
 import type { EventDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import {
-  selectClient,
-  selectIsReady,
-  selectSelectedSeq,
-  selectSessionIndex,
-  selectSessionKey,
-  selectStep,
-} from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
 import { Badge } from '../../widgets/Badge';
 import { EmptyState } from '../../widgets/EmptyState';
 import { JsonTree } from '../../widgets/JsonTree';
 import { Panel } from '../../widgets/Panel';
 import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
+import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
 
 const RAW_LIMIT = 20_000;
@@ -41,6 +36,12 @@ function Detail({ detail }: { detail: EventDetail }) {
         <Badge tone={`state-badge state-${detail.state}`}>
           <span aria-hidden="true">{state.glyph}</span> {state.text}
         </Badge>
+        {detail.replacedEventSeqs.length > 0 ? <InspectReplaceButton seq={detail.seq} /> : null}
+        {detail.replacedBy !== null ? (
+          <InspectReplaceButton seq={detail.replacedBy}>
+            <span aria-hidden="true">⇄</span> Inspect replace {detail.replacedBy}
+          </InspectReplaceButton>
+        ) : null}
       </p>
       <dl className="kvs">
         <div className="kv">
@@ -90,8 +91,8 @@ export function Inspector() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
   const sessionKey = useAppStore(selectSessionKey);
-  const seq = useAppStore(selectSelectedSeq);
-  const step = useAppStore(selectStep);
+  // Follows a seek a moment after the surface (see useDeferredCursor).
+  const { selectedSeq: seq, step } = useDeferredCursor();
   const key = ready && seq !== null ? `${sessionKey}|${seq}|${step}` : null;
   const remote = useRemote<EventDetail>(key, () => client.detail(session, seq ?? 0, step));
   const detail = remote.data && remote.data.seq === seq && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;

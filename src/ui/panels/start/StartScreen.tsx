@@ -3,6 +3,8 @@ import { useEffect, useId, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useAppStore } from '../../../store/react';
 import { selectSamples, selectStatus } from '../../../store/selectors';
+import { DemoList } from '../demos/DemoList';
+import { PlaygroundStartButtons } from '../playground/PlaygroundStart';
 import { LoadProgress } from './LoadProgress';
 import { OpenLogInput } from './OpenLogInput';
 
@@ -75,6 +77,18 @@ function Samples() {
   );
 }
 
+function PlaygroundCard() {
+  return (
+    <section className="start-card" aria-labelledby="playground-title">
+      <h2 id="playground-title" className="start-label">
+        Playground
+      </h2>
+      <p className="hint">Build a log event by event; the fold checks every candidate and explains a refusal.</p>
+      <PlaygroundStartButtons />
+    </section>
+  );
+}
+
 export function StartScreen() {
   const loading = useAppStore(selectStatus) === 'loading';
   return (
@@ -94,6 +108,8 @@ export function StartScreen() {
         <PasteForm />
         <UrlForm />
         <Samples />
+        <DemoList />
+        <PlaygroundCard />
       </div>
     </div>
   );

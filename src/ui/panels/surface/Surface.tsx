@@ -2,17 +2,28 @@
  * The surface at the cursor in model-visible order, with the derived message count, the
  * replace generation and what step k changed. Replacement nodes expand to show what they
  * shadowed, recursively.
+ *
+ * Everything shown comes from one engine answer (useSurfaceFeed), so the step, the counts, the
+ * change line and the nodes always agree; the list carries the step it shows in
+ * `data-surface-step`. The list is virtualized with TanStack Virtual: an expanded replacement is
+ * an item as tall as its subtree, and the virtualizer measures such variable-height items (the
+ * surface holds at most thousands of nodes, so its per-item measurements stay cheap; the
+ * million-row timeline uses the fixed-height list in widgets/VirtualList.tsx instead).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StepChange } from '../../../protocol/protocol';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Rect, Virtualizer } from '@tanstack/react-virtual';
+import type { StepChange, SurfaceWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectHighlight, selectIsReady, selectSelectedSeq, selectStep } from '../../../store/selectors';
+import { selectHighlight, selectIsReady, selectSelectedSeq } from '../../../store/selectors';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
-import { VirtualList } from '../../widgets/VirtualList';
+import { useFixedViewport } from '../../widgets/VirtualList';
 import { formatCount, plural } from '../../format';
-import { SURFACE_ROW_HEIGHT, SurfaceRow } from './SurfaceRow';
-import { useSurfaceRows } from './useSurfaceRows';
+import { SURFACE_ROW_HEIGHT, SurfaceItem } from './SurfaceItem';
+import type { SurfaceContext } from './SurfaceItem';
+import { useExpansions } from './useExpansions';
+import { useSurfaceFeed } from './useSurfaceFeed';
 
 const CHANGE_GLYPH: Record<StepChange['kind'], string> = { start: '|◀', append: '+', replace: '⇄', 'log-only': '·' };
 
@@ -22,25 +33,11 @@ export function Surface() {
 }
 
 function SurfaceBody() {
-  const [range, setRange] = useState({ first: 0, last: 40 });
-  const rows = useSurfaceRows(range);
-  const step = useAppStore(selectStep);
-  const selectedSeq = useAppStore(selectSelectedSeq);
-  const highlight = useAppStore(selectHighlight);
-  const select = useAppStore((s) => s.select);
-
-  // The list reports rendered rows; the fetch needs the surface indexes they stand for.
-  const itemAt = useRef(rows.itemAt);
-  useEffect(() => {
-    itemAt.current = rows.itemAt;
-  });
-  const onRangeChange = useCallback((first: number, last: number) => {
-    setRange({ first: itemAt.current(first).index, last: itemAt.current(Math.max(first, last)).index });
-  }, []);
-
-  const window = rows.window;
-  if (!window) return rows.error ? <p className="panel-error">Could not read the surface: {rows.error}</p> : null;
+  const feed = useSurfaceFeed();
+  const window = feed.window;
+  if (!window) return feed.error ? <p className="panel-error">Could not read the surface: {feed.error}</p> : null;
   const change = window.change;
+  const step = window.step;
   return (
     <>
       <div className="surface-summary">
@@ -61,42 +58,85 @@ function SurfaceBody() {
         </span>
         <span>{change.text}</span>
       </p>
-      {rows.error ? <p className="panel-error">Could not read the surface: {rows.error}</p> : null}
+      {feed.error ? <p className="panel-error">Could not read the surface: {feed.error}</p> : null}
       {window.total === 0 ? (
         <EmptyState title={`The surface is empty at step ${formatCount(step)}`} icon="○">
           {step === 0 ? 'Nothing is applied yet: step forward.' : 'No surface event has been applied.'}
         </EmptyState>
       ) : (
-        <VirtualList
-          count={rows.count}
-          rowHeight={SURFACE_ROW_HEIGHT}
-          as="ul"
-          innerProps={{ 'aria-label': `Surface nodes at step ${step}, ${plural(window.total, 'node')}` }}
-          scrollerProps={{ className: 'sf-list' }}
-          onRangeChange={onRangeChange}
-          renderRow={(row, style) => {
-            const item = rows.itemAt(row);
-            const seq = item.node?.seq ?? null;
-            return (
-              <SurfaceRow
-                item={item}
-                style={style}
-                position={row + 1}
-                count={rows.count}
-                open={seq !== null && rows.isOpen(seq)}
-                selected={seq !== null && seq === selectedSeq}
-                highlighted={
-                  seq !== null &&
-                  highlight !== null &&
-                  (item.depth === 0 ? seq === highlight.visible : highlight.shadowedSeqs.includes(seq))
-                }
-                onToggle={rows.toggle}
-                onSelect={select}
-              />
-            );
-          }}
-        />
+        <SurfaceList window={window} setRange={feed.setRange} />
       )}
     </>
+  );
+}
+
+/** Hosts without layout (jsdom) get the fixed viewport and estimated sizes. */
+function fixedRect(rect: Rect) {
+  return (_instance: Virtualizer<HTMLDivElement, HTMLLIElement>, notify: (rect: Rect) => void) => {
+    notify(rect);
+    return () => {};
+  };
+}
+
+function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (first: number, last: number) => void }) {
+  const selectedSeq = useAppStore(selectSelectedSeq);
+  const highlight = useAppStore(selectHighlight);
+  const select = useAppStore((s) => s.select);
+  const expansions = useExpansions();
+  const scrollRef = useRef<HTMLDivElement | null>(null);
+  const fixed = useFixedViewport();
+
+  const nodeAt = (index: number) => window.nodes[index - window.start] ?? null;
+  const getItemKey = useCallback((index: number) => window.nodes[index - window.start]?.seq ?? `i${index}`, [window]);
+  // The app is not built with React Compiler; the virtualizer's functions are used as documented.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLLIElement>({
+    count: window.total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => SURFACE_ROW_HEIGHT,
+    overscan: 8,
+    getItemKey,
+    ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  useEffect(() => setRange(first, last), [first, last, setRange]);
+
+  const context = useMemo<SurfaceContext>(() => ({ selectedSeq, highlight }), [selectedSeq, highlight]);
+  // Without layout there is nothing to measure: items keep their estimated size.
+  const measureRef = fixed ? undefined : virtualizer.measureElement;
+  return (
+    <div ref={scrollRef} className="vlist sf-list">
+      <ul
+        className="sf-items"
+        aria-label={`Surface nodes at step ${window.step}, ${plural(window.total, 'node')}`}
+        data-surface-step={window.step}
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {items.map((item) => {
+          const node = nodeAt(item.index);
+          const seq = node?.seq ?? null;
+          return (
+            <SurfaceItem
+              key={item.key}
+              index={item.index}
+              measureRef={measureRef}
+              style={{ transform: `translateY(${item.start}px)` }}
+              node={node}
+              depth={0}
+              parent={null}
+              position={item.index + 1}
+              setSize={window.total}
+              selected={seq !== null && seq === selectedSeq}
+              highlighted={seq !== null && highlight !== null && seq === highlight.visible}
+              context={seq !== null && expansions.isOpen(seq) ? context : null}
+              onSelect={select}
+              expansions={expansions}
+            />
+          );
+        })}
+      </ul>
+    </div>
   );
 }

@@ -2,12 +2,16 @@
  * The timeline: every event of the session, virtualized (1,000,000+ rows), with state at the
  * cursor, surface-op markers and the brackets of shadowed ranges. Click selects; double-click
  * or Enter moves the cursor to apply up to that event. Arrow keys move the selection.
+ *
+ * It follows the cursor a moment after a seek (a deferred value, see useDeferredCursor), so its
+ * work (a new window of rows, often somewhere else in a million) never holds up the surface.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { TimelineRow as Row } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectEventCount, selectHighlight, selectIsReady, selectSelectedSeq, selectStep } from '../../../store/selectors';
+import { selectEventCount, selectHighlight, selectIsReady } from '../../../store/selectors';
+import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
 import { VirtualList } from '../../widgets/VirtualList';
@@ -16,7 +20,12 @@ import { formatCount } from '../../format';
 import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
-import { useTimelineData } from './useTimelineData';
+import { useSelectedRow, useTimelineData, useTimelineScope } from './useTimelineData';
+
+/** Rows rendered beyond each edge of the viewport. */
+const OVERSCAN = 8;
+/** Rows fetched on each side of a row about to be revealed, before the list has scrolled there. */
+const REVEAL_HALF = 24;
 
 export function Timeline() {
   const ready = useAppStore(selectIsReady);
@@ -35,11 +44,38 @@ export function Timeline() {
   );
 }
 
+/** Subscribes to the cursor and hands its deferred value down: an urgent re-render stops here. */
 function TimelineGrid() {
+  const { step, selectedSeq } = useDeferredCursor();
+  return <TimelineGridView step={step} selectedSeq={selectedSeq} />;
+}
+
+interface Reveal {
+  row: number;
+}
+
+const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: { step: number; selectedSeq: number | null }) {
   const [range, setRange] = useState({ first: 0, last: 40 });
-  const data = useTimelineData(range);
-  const step = useAppStore(selectStep);
-  const selectedSeq = useAppStore(selectSelectedSeq);
+  const scope = useTimelineScope();
+  const selectedRow = useSelectedRow(selectedSeq);
+
+  // Reveal the selected row once per selection (search hits, links, stepping), not on every
+  // render. Decided here, during render, so the rows around it are fetched straight away rather
+  // than those of the old position first.
+  const [revealedKey, setRevealedKey] = useState<string | null>(null);
+  const [reveal, setReveal] = useState<Reveal | null>(null);
+  const selectionKey = `${scope}|${selectedSeq}`;
+  if (selectedRow !== null && revealedKey !== selectionKey) {
+    setRevealedKey(selectionKey);
+    const firstVisible = range.first === 0 ? 0 : range.first + OVERSCAN;
+    const lastVisible = range.last - OVERSCAN;
+    if (selectedRow < firstVisible || selectedRow > lastVisible) {
+      setRange({ first: Math.max(0, selectedRow - REVEAL_HALF), last: selectedRow + REVEAL_HALF });
+      setReveal({ row: selectedRow });
+    }
+  }
+
+  const data = useTimelineData(range, step);
   const highlight = useAppStore(selectHighlight);
   const select = useAppStore((s) => s.select);
   const goTo = useAppStore((s) => s.goTo);
@@ -55,21 +91,18 @@ function TimelineGrid() {
     [goTo, pause, select],
   );
 
-  // Reveal the selected row once per selection (search hits, links, stepping), not on every render.
-  const revealed = useRef<string | null>(null);
-  const { selectedRow, scope } = data;
-  useEffect(() => {
-    const key = `${scope}|${selectedSeq}`;
-    if (selectedRow === null || revealed.current === key || !list.current) return;
-    revealed.current = key;
-    const { first, last } = list.current.visibleRange();
-    if (selectedRow < first || selectedRow > last) list.current.scrollToIndex(selectedRow, 'center');
-  }, [scope, selectedSeq, selectedRow]);
-
   const total = data.total ?? 0;
+  const revealed = useRef<Reveal | null>(null);
+  useEffect(() => {
+    if (!reveal || revealed.current === reveal || !list.current || total === 0) return;
+    revealed.current = reveal;
+    list.current.scrollToIndex(reveal.row, 'center');
+  }, [reveal, total]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = selectedRow ?? -1;
-    const page = list.current ? Math.max(1, list.current.visibleRange().last - list.current.visibleRange().first) : 10;
+    const view = list.current?.visibleRange();
+    const page = view ? Math.max(1, view.last - view.first) : 10;
     const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
     const move = moves[event.key];
     if (move !== undefined) {
@@ -105,6 +138,7 @@ function TimelineGrid() {
       <VirtualList
         count={total}
         rowHeight={ROW_HEIGHT}
+        overscan={OVERSCAN}
         handleRef={list}
         onRangeChange={onRangeChange}
         scrollerProps={{
@@ -146,4 +180,4 @@ function TimelineGrid() {
       />
     </>
   );
-}
+});

@@ -4,6 +4,7 @@ import type { CSSProperties } from 'react';
 import type { SurfaceOpKind, TimelineRow as Row } from '../../../protocol/protocol';
 import { Badge } from '../../widgets/Badge';
 import { STATE_LABEL, familyClass, formatRelativeTime, formatTurnStep } from '../../format';
+import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 
 export const ROW_HEIGHT = 22;
 
@@ -32,6 +33,38 @@ function OpMarker({ op }: { op: SurfaceOpKind }) {
       <span className="op-text">{op === 'append' ? 'app' : op === 'replace' ? 'repl' : 'bad'}</span>
       <span className="sr-only">{text}</span>
     </span>
+  );
+}
+
+/** Same content: a refetched window (every step refetches states) brings equal rows as new objects. */
+function sameRow(a: Row | null, b: Row | null): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return (
+    a.index === b.index &&
+    a.seq === b.seq &&
+    a.state === b.state &&
+    a.summary === b.summary &&
+    a.type === b.type &&
+    a.family === b.family &&
+    a.op === b.op &&
+    a.time === b.time &&
+    a.turn === b.turn &&
+    a.step === b.step
+  );
+}
+
+function sameProps(a: TimelineRowProps, b: TimelineRowProps): boolean {
+  return (
+    a.index === b.index &&
+    a.style === b.style &&
+    a.selected === b.selected &&
+    a.atCursor === b.atCursor &&
+    a.highlighted === b.highlighted &&
+    a.startTime === b.startTime &&
+    a.onSelect === b.onSelect &&
+    a.onApply === b.onApply &&
+    sameRow(a.row, b.row)
   );
 }
 
@@ -92,11 +125,18 @@ export const TimelineRow = memo(function TimelineRow({
         {formatTurnStep(row.turn, row.step)}
       </span>
       <span role="gridcell" className="c-op">
-        <OpMarker op={row.op} />
+        {/* A replace marker opens the replace inspector (keyboard: the inspector's button). */}
+        {row.op === 'replace' ? (
+          <InspectReplaceButton seq={row.seq} tabIndex={-1} className="op-inspect">
+            <OpMarker op={row.op} />
+          </InspectReplaceButton>
+        ) : (
+          <OpMarker op={row.op} />
+        )}
       </span>
       <span role="gridcell" className="c-summary">
         {row.summary}
       </span>
     </div>
   );
-});
+}, sameProps);

@@ -1,21 +1,22 @@
 /**
  * What the timeline fetches: the window of rows around the rendered range, the brackets over
- * it, the session's start time and the row of the selected seq. Nothing here is stored in the
- * app store; it lives as long as the panel.
+ * it, the session's start time, and the row of the selected seq. Nothing here is stored in the
+ * app store; it lives as long as the panel. The cursor comes in as an argument: the timeline
+ * follows a deferred cursor (see hooks/useDeferredCursor.ts).
  */
 import type { Bracket, RowFilter, RowWindow, TimelineRow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
 import {
+  selectBaseSeq,
   selectClient,
+  selectEventCount,
   selectFilter,
   selectIsReady,
-  selectSelectedSeq,
   selectSessionIndex,
   selectSessionKey,
-  selectStep,
 } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
-import { useReplaceEpoch } from '../../hooks/useReplaceSteps';
+import { replaceEpochAt, useReplaceSteps } from '../../hooks/useReplaceSteps';
 
 /** Rows are fetched in aligned blocks so small scrolls do not refetch. */
 const BLOCK = 64;
@@ -24,28 +25,52 @@ const ALL: RowFilter = { families: [], surfaceOnly: false };
 
 export const filterKey = (filter: RowFilter): string => `${filter.surfaceOnly ? 'S' : 'A'}:${[...filter.families].sort().join(',')}`;
 
+const isUnfiltered = (filter: RowFilter): boolean => !filter.surfaceOnly && filter.families.length === 0;
+
+/** Identifies session and filter: row numbers mean nothing across scopes. */
+export function useTimelineScope(): string {
+  const sessionKey = useAppStore(selectSessionKey);
+  const filter = useAppStore(selectFilter);
+  return `${sessionKey}|${filterKey(filter)}`;
+}
+
+/**
+ * Row of `seq` (or of the nearest row after it) within the filtered rows. Without a filter the
+ * row is the event index, known at once; with one, the engine is asked.
+ */
+export function useSelectedRow(selectedSeq: number | null): number | null {
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const ready = useAppStore(selectIsReady);
+  const filter = useAppStore(selectFilter);
+  const baseSeq = useAppStore(selectBaseSeq);
+  const events = useAppStore(selectEventCount);
+  const scope = useTimelineScope();
+  const local = ready && selectedSeq !== null && isUnfiltered(filter);
+  const lookupKey = ready && selectedSeq !== null && !local ? `${scope}|seq:${selectedSeq}` : null;
+  const lookup = useRemote<number>(lookupKey, () => client.rowOf(session, filter, selectedSeq ?? 0));
+  if (local && events > 0) return Math.max(0, Math.min(events - 1, (selectedSeq as number) - baseSeq));
+  if (lookupKey !== null && lookup.dataKey === lookupKey) return lookup.data;
+  return null;
+}
+
 export interface TimelineData {
   /** Rows matching the filter, or null before the first answer. */
   total: number | null;
   rowAt(index: number): TimelineRow | null;
   brackets: Bracket[];
   startTime: number | null;
-  /** Row of the selected seq (or the nearest row after it) within the filtered rows. */
-  selectedRow: number | null;
-  /** Identifies session and filter: row numbers mean nothing across scopes. */
-  scope: string;
   error: string | null;
 }
 
-export function useTimelineData(range: { first: number; last: number }): TimelineData {
+/** The rows (states at `step`) of the blocks covering `range`, and the brackets over them. */
+export function useTimelineData(range: { first: number; last: number }, step: number): TimelineData {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
   const sessionKey = useAppStore(selectSessionKey);
   const ready = useAppStore(selectIsReady);
-  const step = useAppStore(selectStep);
   const filter = useAppStore(selectFilter);
-  const selectedSeq = useAppStore(selectSelectedSeq);
-  const scope = `${sessionKey}|${filterKey(filter)}`;
+  const scope = useTimelineScope();
 
   const start = Math.max(0, Math.floor((range.first - MARGIN) / BLOCK) * BLOCK);
   const end = Math.max(start + BLOCK, Math.ceil((range.last + MARGIN + 1) / BLOCK) * BLOCK);
@@ -59,7 +84,7 @@ export function useTimelineData(range: { first: number; last: number }): Timelin
   };
 
   // Brackets over the seqs of the loaded rows around the view; they change only at replaces.
-  const epoch = useReplaceEpoch();
+  const epoch = replaceEpochAt(useReplaceSteps(), step);
   const lo = window?.rows[0]?.seq;
   const hi = window?.rows[window.rows.length - 1]?.seq;
   const brackets = useRemote<Bracket[]>(
@@ -70,14 +95,6 @@ export function useTimelineData(range: { first: number; last: number }): Timelin
   const first = useRemote<RowWindow>(ready ? `${sessionKey}|t0` : null, () => client.rows(session, 0, ALL, 0, 1));
   const startTime = first.dataKey === `${sessionKey}|t0` ? (first.data?.rows[0]?.time ?? null) : null;
 
-  // The selected row: found in the loaded window when possible, else asked of the engine.
-  const local = selectedSeq === null || !window ? -1 : window.rows.findIndex((row) => row.seq === selectedSeq);
-  const lookupKey = ready && selectedSeq !== null && local === -1 ? `${scope}|seq:${selectedSeq}` : null;
-  const lookup = useRemote<number>(lookupKey, () => client.rowOf(session, filter, selectedSeq ?? 0));
-  let selectedRow: number | null = null;
-  if (window && local !== -1) selectedRow = window.start + local;
-  else if (lookupKey !== null && lookup.dataKey === lookupKey) selectedRow = lookup.data;
-
   // Keep the last total while a new scope loads, so the scroll position does not collapse.
   const total = rows.data ? rows.data.total : null;
   return {
@@ -85,8 +102,6 @@ export function useTimelineData(range: { first: number; last: number }): Timelin
     rowAt,
     brackets: brackets.data && brackets.dataKey?.startsWith(`${sessionKey}|`) ? brackets.data : EMPTY,
     startTime,
-    selectedRow,
-    scope,
     error: rows.error,
   };
 }

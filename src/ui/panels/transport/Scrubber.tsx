@@ -1,4 +1,5 @@
 /** The step slider, with a tick at every step that applied a replace (bucketed to pixels). */
+import { memo, useMemo } from 'react';
 import { useAppStore } from '../../../store/react';
 import { selectAccepted, selectIsReady, selectSession, selectStep } from '../../../store/selectors';
 import { useReplaceSteps } from '../../hooks/useReplaceSteps';
@@ -14,6 +15,12 @@ export function tickPositions(steps: Int32Array, accepted: number): number[] {
   return [...buckets].sort((a, b) => a - b).map((bucket) => (bucket / MAX_TICKS) * 100);
 }
 
+const NO_TICKS: number[] = [];
+
+const Ticks = memo(function Ticks({ ticks }: { ticks: number[] }) {
+  return ticks.map((left) => <span key={left} className="tick" style={{ left: `${left}%` }} />);
+});
+
 export function Scrubber() {
   const ready = useAppStore(selectIsReady);
   const summary = useAppStore(selectSession);
@@ -22,7 +29,8 @@ export function Scrubber() {
   const goTo = useAppStore((s) => s.goTo);
   const pause = useAppStore((s) => s.pause);
   const steps = useReplaceSteps();
-  const ticks = steps ? tickPositions(steps, accepted) : [];
+  // The ticks change only with the session: not recomputed or re-rendered at every step.
+  const ticks = useMemo(() => (steps ? tickPositions(steps, accepted) : NO_TICKS), [steps, accepted]);
 
   return (
     <div className="scrubber">
@@ -41,9 +49,7 @@ export function Scrubber() {
         }}
       />
       <div className="ticks" aria-hidden="true">
-        {ticks.map((left) => (
-          <span key={left} className="tick" style={{ left: `${left}%` }} />
-        ))}
+        <Ticks ticks={ticks} />
         {summary?.surfaceError ? <span className="tick tick-error" style={{ left: '100%' }} title="Surface error after this step" /> : null}
       </div>
     </div>

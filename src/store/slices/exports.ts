@@ -1,0 +1,23 @@
+/** Exports of the session at the cursor (model view, surface) and of its report, downloaded. */
+import { errorMessage } from '../../client/errors';
+import type { AppSlice, ExportSlice, StoreContext } from '../types';
+
+export const createExportSlice =
+  (ctx: StoreContext): AppSlice<ExportSlice> =>
+  (set, get) => ({
+    exporting: null,
+    exportError: null,
+
+    async exportFile(kind) {
+      const state = get();
+      if (state.status !== 'ready' || !state.load || state.exporting !== null) return;
+      set({ exporting: kind, exportError: null });
+      try {
+        const file = await state.client.exportText(state.session, kind, state.step);
+        ctx.deps.download(file);
+        set({ exporting: null });
+      } catch (error) {
+        set({ exporting: null, exportError: `Export failed: ${errorMessage(error)}` });
+      }
+    },
+  });

@@ -1,0 +1,149 @@
+/**
+ * The context curve: the model-visible size (bytes of the derived messages) over every step,
+ * with the number of messages, each replace marked as a drop, and the cursor. Clicking moves the
+ * cursor; focused, it is a slider (arrows, Page Up/Down, Home/End). Computed by the engine.
+ */
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { KeyboardEvent, MouseEvent } from 'react';
+import type { CurveData } from '../../../protocol/protocol';
+import { useAppStore } from '../../../store/react';
+import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { useRemote } from '../../hooks/useRemote';
+import { Panel } from '../../widgets/Panel';
+import { estimateTokens, formatBytes, formatCount } from '../../format';
+import { bandPath, bucketAt, bucketsFor, linePath, stepAt, xOf, yOf } from './geometry';
+import type { Plot } from './geometry';
+
+const HEIGHT = 76;
+const FALLBACK_WIDTH = 600;
+
+/** What the curve says about one step, as text (tooltip and slider value). */
+export function describeStep(curve: CurveData, step: number): string {
+  const b = bucketAt(curve, step);
+  if (!b) return `step ${formatCount(step)}`;
+  const exact = b.bytesMin === b.bytesMax;
+  const bytes = exact ? formatBytes(b.bytesMax) : `${formatBytes(b.bytesMin)}–${formatBytes(b.bytesMax)}`;
+  const tokens = exact ? `~${formatCount(estimateTokens(b.bytesMax))}` : `~${formatCount(estimateTokens(b.bytesMin))}–${formatCount(estimateTokens(b.bytesMax))}`;
+  const where = b.from === b.to ? `step ${formatCount(step)}` : `steps ${formatCount(b.from)}–${formatCount(b.to)}`;
+  return `${where}: ${bytes}, ${tokens} tokens, ${formatCount(b.messagesMax)} messages`;
+}
+
+function useWidth() {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    setWidth(element.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, width: width > 0 ? width : FALLBACK_WIDTH };
+}
+
+export function ContextCurve() {
+  const ready = useAppStore(selectIsReady);
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const sessionKey = useAppStore(selectSessionKey);
+  const step = useAppStore(selectStep);
+  const { ref, width } = useWidth();
+  const buckets = bucketsFor(width);
+  const key = ready ? `${sessionKey}|curve|${buckets}` : null;
+  const remote = useRemote<CurveData>(key, () => client.curve(session, buckets));
+  const curve = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+  const meta = curve ? describeStep(curve, Math.min(step, curve.steps)) : undefined;
+  return (
+    <Panel title="Context curve" meta={meta} className="curve">
+      <div ref={ref} className="curve-plot">
+        {remote.error ? <p className="panel-error">Could not compute the curve: {remote.error}</p> : null}
+        {curve ? <CurvePlot curve={curve} width={width} /> : null}
+      </div>
+    </Panel>
+  );
+}
+
+function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
+  const step = Math.min(useAppStore(selectStep), curve.steps);
+  const goTo = useAppStore((s) => s.goTo);
+  const pause = useAppStore((s) => s.pause);
+  const [hover, setHover] = useState<number | null>(null);
+  const plot: Plot = { width, height: HEIGHT, padX: 8, padTop: 12, padBottom: 4 };
+  const messagesMax = curve.buckets.reduce((max, b) => Math.max(max, b.messagesMax), 0);
+  const move = (target: number) => {
+    pause();
+    goTo(Math.max(0, Math.min(curve.steps, target)));
+  };
+  const stepFromEvent = (event: MouseEvent<HTMLElement>) => stepAt(plot, curve.steps, event.clientX - event.currentTarget.getBoundingClientRect().left);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.round(curve.steps / 10));
+    const targets: Record<string, number> = {
+      ArrowRight: step + 1,
+      ArrowUp: step + 1,
+      ArrowLeft: step - 1,
+      ArrowDown: step - 1,
+      PageUp: step + page,
+      PageDown: step - page,
+      Home: 0,
+      End: curve.steps,
+    };
+    const target = targets[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    move(target);
+  };
+  const cursorX = xOf(plot, curve.steps, step);
+  const here = bucketAt(curve, step);
+  const tip = hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeStep(curve, hover) };
+  return (
+    <>
+      <div
+        className="curve-slider"
+        role="slider"
+        tabIndex={0}
+        aria-label="Cursor on the context curve"
+        aria-valuemin={0}
+        aria-valuemax={curve.steps}
+        aria-valuenow={step}
+        aria-valuetext={describeStep(curve, step)}
+        onKeyDown={onKeyDown}
+        onClick={(event) => move(stepFromEvent(event))}
+        onMouseMove={(event) => setHover(stepFromEvent(event))}
+        onMouseLeave={() => setHover(null)}
+      >
+        <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} aria-hidden="true" focusable="false">
+          <line className="curve-axis" x1={plot.padX} x2={width - plot.padX} y1={HEIGHT - plot.padBottom} y2={HEIGHT - plot.padBottom} />
+          <path className="curve-band" d={bandPath(plot, curve)} />
+          <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
+          {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
+          {curve.replaces.map((r) => {
+            const x = xOf(plot, curve.steps, r);
+            return (
+              <g key={r} className="curve-replace" data-step={r}>
+                <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} />
+                <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
+              </g>
+            );
+          })}
+          <line className="curve-cursor" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
+          {here ? <circle className="curve-dot" cx={cursorX} cy={yOf(plot, curve.bytesMax, here.bytesMax)} r={3} /> : null}
+          <text className="curve-label" x={plot.padX + 2} y={10}>
+            {formatBytes(curve.bytesMax)} max
+          </text>
+        </svg>
+      </div>
+      {tip ? (
+        <div className="curve-tip" role="tooltip" style={{ left: Math.min(Math.max(0, tip.x - 90), width - 190) }}>
+          {tip.text}
+        </div>
+      ) : null}
+      <p className="curve-legend hint">
+        <span className="lg lg-line">━ bytes</span> <span className="lg lg-band">▒ range per pixel</span>{' '}
+        <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
+        <span className="lg lg-cursor">│ cursor</span> · tokens {curve.tokenMethod}
+      </p>
+    </>
+  );
+}

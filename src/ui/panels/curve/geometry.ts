@@ -1,0 +1,77 @@
+/** Pure geometry of the context curve: scales, SVG paths, and the step under a point. */
+import type { CurveData } from '../../../protocol/protocol';
+
+export interface Plot {
+  width: number;
+  height: number;
+  /** Inner padding: left/right and top/bottom. */
+  padX: number;
+  padTop: number;
+  padBottom: number;
+}
+
+export type Bucket = CurveData['buckets'][number];
+
+export function xOf(plot: Plot, steps: number, step: number): number {
+  const inner = Math.max(1, plot.width - 2 * plot.padX);
+  return plot.padX + (steps > 0 ? (step / steps) * inner : 0);
+}
+
+export function yOf(plot: Plot, max: number, value: number): number {
+  const inner = Math.max(1, plot.height - plot.padTop - plot.padBottom);
+  return plot.padTop + inner - (max > 0 ? (value / max) * inner : 0);
+}
+
+/** The step under x (clamped to 0…steps). */
+export function stepAt(plot: Plot, steps: number, x: number): number {
+  const inner = Math.max(1, plot.width - 2 * plot.padX);
+  const fraction = (x - plot.padX) / inner;
+  return Math.max(0, Math.min(steps, Math.round(fraction * steps)));
+}
+
+const r = (n: number): string => (Math.round(n * 10) / 10).toString();
+
+/** The top edge (max per bucket) as a step line. */
+export function linePath(plot: Plot, curve: CurveData, value: (b: Bucket) => number, max: number): string {
+  const parts: string[] = [];
+  curve.buckets.forEach((b, i) => {
+    const y = r(yOf(plot, max, value(b)));
+    const x0 = r(xOf(plot, curve.steps, b.from));
+    const x1 = r(xOf(plot, curve.steps, b.to));
+    parts.push(`${i === 0 ? 'M' : 'L'}${x0} ${y}`, `L${x1} ${y}`);
+  });
+  return parts.join(' ');
+}
+
+/** The band between the smallest and largest size in each bucket, closed. */
+export function bandPath(plot: Plot, curve: CurveData): string {
+  if (curve.buckets.length === 0) return '';
+  const top: string[] = [];
+  const bottom: string[] = [];
+  for (const b of curve.buckets) {
+    const x0 = r(xOf(plot, curve.steps, b.from));
+    const x1 = r(xOf(plot, curve.steps, b.to));
+    top.push(`${x0} ${r(yOf(plot, curve.bytesMax, b.bytesMax))}`, `${x1} ${r(yOf(plot, curve.bytesMax, b.bytesMax))}`);
+    bottom.push(`${x1} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`, `${x0} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`);
+  }
+  return `M${top.join(' L')} L${bottom.reverse().join(' L')} Z`;
+}
+
+/** The bucket holding `step` (buckets are sorted and contiguous). */
+export function bucketAt(curve: CurveData, step: number): Bucket | null {
+  let lo = 0;
+  let hi = curve.buckets.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const b = curve.buckets[mid] as Bucket;
+    if (step < b.from) hi = mid - 1;
+    else if (step > b.to) lo = mid + 1;
+    else return b;
+  }
+  return null;
+}
+
+/** How many buckets to ask for at a width: about one per 2 px, in steps of 50 (fewer refetches). */
+export function bucketsFor(width: number): number {
+  return Math.max(50, Math.min(1500, Math.round(width / 2 / 50) * 50));
+}

@@ -1,0 +1,134 @@
+/**
+ * One message as a chat bubble: who, which event, its state, and its blocks. Reasoning, tool
+ * arguments and results are collapsible; long text is clipped with a control to expand it and,
+ * when the engine clipped it, to load the full text. Everything is rendered as text.
+ */
+import { useCallback } from 'react';
+import type { MessageBlock, ViewMessage } from '../../../protocol/protocol';
+import { useAppStore } from '../../../store/react';
+import { selectClient, selectSessionIndex, selectStep } from '../../../store/selectors';
+import { Badge } from '../../widgets/Badge';
+import { ClippedText } from '../../widgets/ClippedText';
+import { SeqLink } from '../../widgets/SeqLink';
+import { REPLACEMENT_KIND_LABEL, STATE_LABEL, familyClass, familyOfNodeType, formatCount } from '../../format';
+import { blockTextFromEvent } from './fullText';
+
+/** Where the other half of a tool call/result pair is, by call id. */
+export interface ToolIndex {
+  calls: Map<string, { name: string; seq: number }>;
+  results: Map<string, number>;
+}
+
+type LoadFull = (seq: number, index: number) => Promise<string>;
+
+function useLoadFull(): LoadFull {
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
+  const step = useAppStore(selectStep);
+  return useCallback(
+    async (seq, index) => {
+      const detail = await client.detail(session, seq, step);
+      const text = blockTextFromEvent(detail.event, index);
+      if (text === null) throw new Error(`seq ${seq} has no block ${index}`);
+      return text;
+    },
+    [client, session, step],
+  );
+}
+
+const preview = (text: string, n = 60): string => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > n ? `${line.slice(0, n)}…` : line;
+};
+
+interface BlockProps {
+  block: MessageBlock;
+  load: (() => Promise<string>) | undefined;
+  tools: ToolIndex;
+  onSelect: (seq: number) => void;
+}
+
+function Block({ block, load, tools, onSelect }: BlockProps) {
+  const text = <ClippedText text={block.text} truncated={block.truncated} {...(load ? { loadFull: load } : {})} />;
+  switch (block.kind) {
+    case 'text':
+      return <div className="blk blk-text">{text}</div>;
+    case 'reasoning':
+      return (
+        <details className="blk blk-reasoning">
+          <summary>Reasoning · {formatCount(block.text.length)} characters</summary>
+          {text}
+        </details>
+      );
+    case 'tool-call': {
+      const result = block.callId ? tools.results.get(block.callId) : undefined;
+      return (
+        <div className="blk blk-tool blk-call">
+          <div className="blk-tool-head">
+            <span aria-hidden="true">→</span> tool call <b className="mono">{block.name}</b>
+            <span className="mono muted">{block.callId}</span>
+            {result === undefined ? <span className="muted">no result yet</span> : <span>result <SeqLink seq={result} onSelect={onSelect} label="result" /></span>}
+          </div>
+          <details className="blk-args">
+            <summary>Arguments <span className="mono muted">{preview(block.text)}</span></summary>
+            <div className="mono">{text}</div>
+          </details>
+        </div>
+      );
+    }
+    case 'tool-result': {
+      const call = block.callId ? tools.calls.get(block.callId) : undefined;
+      return (
+        <div className={`blk blk-tool blk-result ${block.isError ? 'is-error' : ''}`}>
+          <div className="blk-tool-head">
+            <span aria-hidden="true">←</span> result{call ? <> of <b className="mono">{call.name}</b></> : null}
+            <span className="mono muted">{block.callId}</span>
+            {block.isError ? <span className="sev-error">✕ error</span> : null}
+            {call ? <span>call in <SeqLink seq={call.seq} onSelect={onSelect} label="call" /></span> : null}
+          </div>
+          <details className="blk-args" open={block.text.length <= 300}>
+            <summary>Result · {formatCount(block.text.length)}{block.truncated ? '+' : ''} characters</summary>
+            <div className="mono">{text}</div>
+          </details>
+        </div>
+      );
+    }
+    case 'image':
+      return <div className="blk blk-image">[image: {block.text}]</div>;
+    case 'other':
+      return <div className="blk blk-other mono">{text}</div>;
+  }
+}
+
+export interface MessageViewProps {
+  message: ViewMessage;
+  tools: ToolIndex;
+  selected: boolean;
+  onSelect: (seq: number) => void;
+}
+
+export function MessageView({ message, tools, selected, onSelect }: MessageViewProps) {
+  const loadFull = useLoadFull();
+  const state = STATE_LABEL[message.state];
+  const classes = ['msg', `msg-${message.role ?? 'none'}`, `state-${message.state}`, message.origin === 'replacement' ? 'msg-replacement' : '', selected ? 'is-selected' : ''];
+  return (
+    <article className={classes.join(' ')} aria-label={`${message.type} ${message.seq}, ${state.text}`} data-seq={message.seq}>
+      <header className="msg-head">
+        <span className="msg-role">{message.role ?? '—'}</span>
+        <SeqLink seq={message.seq} onSelect={onSelect} label={message.type} />
+        <Badge tone={familyClass(familyOfNodeType(message.type))}>{message.type}</Badge>
+        {message.state === 'current' ? null : (
+          <span className={`msg-state state-text-${message.state}`}>
+            <span aria-hidden="true">{state.glyph}</span> {state.text}
+          </span>
+        )}
+        {message.replacementKind ? <Badge tone={`kind-${message.replacementKind}`}>⇄ {REPLACEMENT_KIND_LABEL[message.replacementKind]}</Badge> : null}
+        {message.empty ? <Badge tone="tag-empty" title="Projects to no model message">∅ empty</Badge> : null}
+      </header>
+      {message.blocks.length === 0 && !message.empty ? <p className="muted msg-none">(no content)</p> : null}
+      {message.blocks.map((block, i) => (
+        <Block key={i} block={block} tools={tools} onSelect={onSelect} load={block.truncated ? () => loadFull(message.seq, i) : undefined} />
+      ))}
+    </article>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * In the transcript column: the messages a replacement stands for, dimmed and linked to it.
+ * Nested replacements fold into this one bracket, with the chain shown. Long spans show their
+ * first messages until expanded.
+ */
+import type { ViewRow } from '../../../protocol/protocol';
+import { SeqLink } from '../../widgets/SeqLink';
+import { REPLACEMENT_KIND_LABEL, plural } from '../../format';
+import { InspectReplaceButton } from '../replace/InspectReplaceButton';
+import type { ToolIndex } from './MessageView';
+import { MessageView } from './MessageView';
+
+/** Messages shown while collapsed, and added per "show more" once expanded. */
+export const SPAN_PREVIEW = 3;
+export const SPAN_PAGE = 100;
+
+export interface ShadowedSpanProps {
+  row: ViewRow;
+  /** How many messages are shown (SPAN_PREVIEW while collapsed). */
+  shown: number;
+  onShow: (seq: number, shown: number) => void;
+  tools: ToolIndex;
+  selectedSeq: number | null;
+  onSelect: (seq: number) => void;
+}
+
+export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect }: ShadowedSpanProps) {
+  const { model, transcript, nested } = row;
+  const kind = model.replacementKind ?? 'other';
+  const visible = transcript.slice(0, shown);
+  const hidden = transcript.length - visible.length;
+  return (
+    <div className={`vw-span kind-${kind}`} role="group" aria-label={`Shadowed by ${model.seq}: ${plural(transcript.length, 'message')}`}>
+      <div className="vw-span-head">
+        <span aria-hidden="true">⊘</span>
+        <span>
+          {plural(transcript.length, 'message')} shadowed by{' '}
+          <button type="button" className="seq-link mono" onClick={() => onSelect(model.seq)} aria-label={`Select replacement ${model.seq}`}>
+            {model.seq}
+          </button>{' '}
+          <span className="muted">({REPLACEMENT_KIND_LABEL[kind]})</span>
+        </span>
+        <InspectReplaceButton seq={model.seq} />
+      </div>
+      {nested.length > 0 ? (
+        <p className="vw-chain">
+          <span className="muted">Chain:</span> <span className="mono">{model.seq}</span>
+          {nested.map((seq) => (
+            <span key={seq} className="link-chain">
+              <span aria-hidden="true"> ⊃ </span>
+              <span className="sr-only">contains</span>
+              <SeqLink seq={seq} onSelect={onSelect} label="nested replacement" />
+              <InspectReplaceButton seq={seq} className="inspect-small">
+                <span aria-hidden="true">⇄</span>
+              </InspectReplaceButton>
+            </span>
+          ))}
+        </p>
+      ) : null}
+      <div className="vw-span-body">
+        {visible.map((message) => (
+          <MessageView key={message.seq} message={message} tools={tools} selected={message.seq === selectedSeq} onSelect={onSelect} />
+        ))}
+      </div>
+      {hidden > 0 || shown > SPAN_PREVIEW ? (
+        <div className="vw-span-more">
+          {hidden > 0 ? (
+            <button type="button" className="link-button" onClick={() => onShow(model.seq, shown + SPAN_PAGE)}>
+              Show {Math.min(hidden, SPAN_PAGE)} more of {plural(hidden, 'hidden message')}
+            </button>
+          ) : null}
+          {shown > SPAN_PREVIEW ? (
+            <button type="button" className="link-button" onClick={() => onShow(model.seq, SPAN_PREVIEW)}>
+              Collapse
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

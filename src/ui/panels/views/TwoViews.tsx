@@ -1,0 +1,132 @@
+/**
+ * The two views at the cursor, side by side and aligned by row: the human transcript (every
+ * append-origin message, shadowed ones dimmed and linked to what replaced them) and the model
+ * view (the derived messages the model receives). Windowed by rows; follows the tail while it
+ * is scrolled to the end, and brings the selected event into view.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ViewsWindow } from '../../../protocol/protocol';
+import { useAppStore } from '../../../store/react';
+import { selectIsReady, selectSelectedSeq, selectStep } from '../../../store/selectors';
+import { EmptyState } from '../../widgets/EmptyState';
+import { MeasuredList } from '../../widgets/MeasuredList';
+import type { MeasuredListHandle } from '../../widgets/MeasuredList';
+import { Panel } from '../../widgets/Panel';
+import { formatCount, plural } from '../../format';
+import { AlignedRow } from './AlignedRow';
+import type { ToolIndex } from './MessageView';
+import { SPAN_PREVIEW } from './ShadowedSpan';
+import { useViewRows } from './useViewRows';
+
+export const VIEWS_TITLE = 'Transcript and model view';
+
+/** Tool calls and results of the loaded rows, by call id (for pairing). */
+export function toolIndex(window: ViewsWindow | null): ToolIndex {
+  const index: ToolIndex = { calls: new Map(), results: new Map() };
+  for (const row of window?.rows ?? []) {
+    for (const message of [...row.transcript, row.model]) {
+      for (const block of message.blocks) {
+        if (!block.callId) continue;
+        if (block.kind === 'tool-call') index.calls.set(block.callId, { name: block.name ?? '', seq: message.seq });
+        else if (block.kind === 'tool-result' && !index.results.has(block.callId)) index.results.set(block.callId, message.seq);
+      }
+    }
+  }
+  return index;
+}
+
+export function TwoViews() {
+  const ready = useAppStore(selectIsReady);
+  return (
+    <Panel title={VIEWS_TITLE} className="two-views">
+      {ready ? <TwoViewsBody /> : <EmptyState title="No log loaded" />}
+    </Panel>
+  );
+}
+
+function TwoViewsBody() {
+  const [range, setRange] = useState({ first: 0, last: 24 });
+  const rows = useViewRows(range);
+  const step = useAppStore(selectStep);
+  const selectedSeq = useAppStore(selectSelectedSeq);
+  const select = useAppStore((s) => s.select);
+  const [shown, setShown] = useState(() => new Map<number, number>());
+  const list = useRef<MeasuredListHandle | null>(null);
+  const following = useRef(true);
+  const total = rows.total ?? 0;
+  const tools = useMemo(() => toolIndex(rows.loaded), [rows.loaded]);
+  const loaded = rows.loaded;
+  const rowKey = useCallback((index: number) => (loaded ? loaded.rows[index - loaded.start]?.model.seq : undefined) ?? `p${index}`, [loaded]);
+
+  const onRangeChange = useCallback(
+    (first: number, last: number) => {
+      setRange({ first, last });
+      following.current = total > 0 && last >= total - 1;
+    },
+    [total],
+  );
+  const onShow = useCallback((seq: number, count: number) => setShown((previous) => new Map(previous).set(seq, count)), []);
+
+  // While the end is in view, stay at the end as the cursor moves (like a chat).
+  useEffect(() => {
+    if (following.current && total > 0) list.current?.scrollToEnd();
+  }, [total, step]);
+
+  // Bring the row holding the selected event into view, once per selection.
+  const revealed = useRef<number | null>(null);
+  useEffect(() => {
+    if (selectedSeq === null || revealed.current === selectedSeq || !loaded) return;
+    const at = loaded.rows.findIndex((r) => r.model.seq === selectedSeq || r.transcript.some((m) => m.seq === selectedSeq));
+    if (at === -1) return;
+    revealed.current = selectedSeq;
+    list.current?.scrollIntoView(loaded.start + at);
+  }, [selectedSeq, loaded]);
+
+  if (rows.total === null) return rows.error ? <p className="panel-error">Could not read the views: {rows.error}</p> : null;
+  return (
+    <>
+      <div className="vw-columns" aria-hidden="true">
+        <span>Human transcript · every append, in log order</span>
+        <span />
+        <span>Model view · {plural(total, 'derived message')} at step {formatCount(step)}</span>
+      </div>
+      {rows.error ? <p className="panel-error">Could not read the views: {rows.error}</p> : null}
+      {total === 0 ? (
+        <EmptyState title={`No message at step ${formatCount(step)}`} icon="○">
+          {step === 0 ? 'Nothing is applied yet: step forward.' : 'No surface event has been applied.'}
+        </EmptyState>
+      ) : (
+        <MeasuredList
+          count={total}
+          estimate={120}
+          handleRef={list}
+          as="ul"
+          innerProps={{ 'aria-label': `Aligned rows at step ${step}, ${plural(total, 'row')}` }}
+          scrollerProps={{ className: 'vw-list' }}
+          rowKey={rowKey}
+          onRangeChange={onRangeChange}
+          renderRow={(index) => {
+            const row = rows.rowAt(index);
+            if (!row) {
+              return (
+                <div className="vw-row vw-loading" aria-busy="true">
+                  …
+                </div>
+              );
+            }
+            return (
+              <AlignedRow
+                row={row}
+                shown={shown.get(row.model.seq) ?? SPAN_PREVIEW}
+                onShow={onShow}
+                tools={tools}
+                selectedSeq={selectedSeq}
+                onSelect={select}
+              />
+            );
+          }}
+        />
+      )}
+    </>
+  );
+}
