@@ -315,20 +315,36 @@ export class SessionQuery {
     const { first, last } = this.spans;
     const count = tt.replaceGenerationAt(step);
     const kinds = this.replacementKinds();
+    // Depth = how many replaces applied by `step` shadowed it, through the chain of replaced-by.
+    // Chains share their tails (a compaction replaces the previous summary), so depths are
+    // memoized: O(brackets) instead of O(brackets × depth) for sessions nested hundreds deep.
+    const depths = new Map<number, number>();
+    const depthOf = (seq: number): number => {
+      const path: number[] = [];
+      let at = seq;
+      let base = 0;
+      for (;;) {
+        const known = depths.get(at);
+        if (known !== undefined) {
+          base = known;
+          break;
+        }
+        const leave = tt.leaveStep(at);
+        if (leave < 0 || leave > step) break;
+        path.push(at);
+        at = tt.replacedBy(at);
+      }
+      for (let i = path.length - 1; i >= 0; i--) depths.set(path[i] as number, ++base);
+      if (path.length === 0 && !depths.has(seq)) depths.set(seq, base);
+      return depths.get(seq) as number;
+    };
     const out: Bracket[] = [];
     for (let r = 0; r < count; r++) {
       const a = first[r] as number;
       const b = last[r] as number;
       if (b < lo || a > hi) continue;
       const seq = tt.replacement(r).seq;
-      let depth = 0;
-      for (let at = seq; ; ) {
-        const leave = tt.leaveStep(at);
-        if (leave < 0 || leave > step) break;
-        depth += 1;
-        at = tt.replacedBy(at);
-      }
-      out.push({ replacement: seq, first: a, last: b, depth, kind: kinds[r] ?? 'other' });
+      out.push({ replacement: seq, first: a, last: b, depth: depthOf(seq), kind: kinds[r] ?? 'other' });
     }
     return out;
   }

@@ -192,4 +192,24 @@ describe('bad input', () => {
     exercise(s);
     exercise(t);
   });
+
+  it('gzip-wrapped JSON arrays are detected after inflating', async () => {
+    const { gzipSync } = await import('fflate');
+    const s = await one(gzipSync(enc(`[\n${user(0)}\n]\n`)), 'x.json.gz');
+    expect(s.format).toBe('json-array');
+    expect(s.fold.nodes).toEqual([0]);
+  });
+
+  it('only line 1 can be the header: after a blank first line the session record is an event', async () => {
+    const s = await one(enc(`\n${HEADER}\n${user(0)}\n`));
+    expect(s.header).toBeNull();
+    expect(s.fold.error?.message).toBe('session event seq undefined is not contiguous; expected 0');
+    expect(rules(s)).toContain('loader/header-json');
+  });
+
+  it('a long line arriving in many small chunks decodes the same', async () => {
+    const text = `${HEADER}\n${user(0, 'y'.repeat(1_000_000))}\n${user(1)}\n`;
+    const result = await openBytes(enc(text), { name: 'x.jsonl', chunkBytes: 1024 });
+    expect(result.sessions[0]!.fold.nodes).toEqual([0, 1]);
+  });
 });

@@ -105,6 +105,8 @@ async function openMember(bytes: Uint8Array, path: string, ctx: Context): Promis
     } catch (error) {
       return [failedSession(path, ctx, { line: null, byte: null, message: `gzip: ${(error as Error).message}` })];
     }
+    // Detection continues on the inflated text (log-format.md §1.1 row 3).
+    if (startsWithBracket(inflated)) return [openJsonArray(inflated, path)];
     return openText(ByteBuffer.wrap(inflated), path, ctx, 'jsonl-gzip', []);
   }
   if (kind === 'zip') {

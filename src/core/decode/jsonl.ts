@@ -117,6 +117,9 @@ export class JsonlScanner {
     return this.committed;
   }
 
+  /** Bytes already searched for LF (see `advance`). */
+  private scanned = 0;
+
   /** The first line's text (the header candidate), or null before any line. */
   firstLine: string | null = null;
 
@@ -128,7 +131,13 @@ export class JsonlScanner {
   advance(limit?: number): void {
     const bytes = this.text.view();
     const end = limit === undefined ? bytes.length : Math.min(limit, bytes.length);
-    const last = end === 0 ? -1 : bytes.lastIndexOf(LF, end - 1);
+    if (end <= this.scanned) return;
+    // Look for the last LF among the bytes not scanned yet only: a long line arriving in many
+    // small pieces would otherwise be rescanned from its start on every call (quadratic).
+    const from = Math.max(this.scanned, this.committed);
+    const rel = bytes.subarray(from, end).lastIndexOf(LF);
+    this.scanned = end;
+    const last = rel === -1 ? -1 : from + rel;
     while (this.committed <= last) {
       // Decode in small regions: a string over ~128 KB lands in V8's large-object space, which
       // only a full GC reclaims, so multi-megabyte regions would pile up as garbage.
@@ -248,7 +257,9 @@ export class JsonlScanner {
     }
     if (this.mode === 'detect') {
       const type = typeOf(value);
-      if (type === 'session') {
+      // Only line 1 can be the header (log-format.md §1.2 step 6); a session record after a
+      // blank first line is an ordinary (invalid) event, as upstream's loader would refuse it.
+      if (type === 'session' && this.lineNo === 1) {
         this.mode = 'jsonl';
         this.headerLineNo = this.lineNo;
         this.ensurePrimary('jsonl', value as Record<string, unknown>);

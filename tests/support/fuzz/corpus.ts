@@ -4,7 +4,6 @@
  * the upstream session logs and packaged forms. Containers among the files are unpacked to their
  * logical texts, so every base can be re-wrapped in any container.
  */
-import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync } from 'fflate';
@@ -120,16 +119,4 @@ export function fileCorpus(): Base[] {
     fileBases = out;
   }
   return fileBases;
-}
-
-/** For reports: how many real files the corpus holds. */
-export function corpusSummary(): { files: number; dirs: string[] } {
-  const dirs = [OWN_FIXTURES, UPSTREAM_FIXTURES, PACKAGED_FIXTURES].filter((d) => {
-    try {
-      return readdirSync(d).length > 0;
-    } catch {
-      return false;
-    }
-  });
-  return { files: fileCorpus().length, dirs };
 }
