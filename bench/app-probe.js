@@ -114,4 +114,27 @@
   };
 
   bench.frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+
+  /**
+   * Resolves once the app has settled: no DOM change for `quietMs` and the main thread idle
+   * (requestIdleCallback), or after `maxMs`. Seeks are measured from a settled app, one at a
+   * time, as a user seeking to a step would.
+   */
+  bench.settle = (quietMs = 100, maxMs = 3000) =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      let last = performance.now();
+      const observer = new MutationObserver(() => {
+        last = performance.now();
+      });
+      observer.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+      const check = () => {
+        const now = performance.now();
+        if (now - last >= quietMs || now - started >= maxMs) {
+          observer.disconnect();
+          requestIdleCallback(() => resolve(), { timeout: 500 });
+        } else setTimeout(check, quietMs - (now - last));
+      };
+      setTimeout(check, quietMs);
+    });
 })();

@@ -33,7 +33,7 @@ export interface AppBenchOptions {
   file: string;
   /** `check` CLI time on the same file in the same run, for the ratio of (a). */
   checkMs: number | null;
-  /** Random seeks measured per browser (after 10 unmeasured ones). @default 200 */
+  /** Random seeks measured per browser (after 10 unmeasured ones). @default 120 */
   seeks?: number;
   /** Write a Chrome trace of the load to this path. */
   trace?: string;
@@ -58,6 +58,7 @@ interface Probe {
     longTasks: LongTask[];
     load: { handedAt: number | null; rowsAt: number | null; paintAt: number | null };
     seek(step: number, seq: number): Promise<SeekTiming>;
+    settle(quietMs?: number, maxMs?: number): Promise<void>;
     rowCount(): number;
     visibleSeqs(): number[];
     frame(): Promise<void>;
@@ -180,7 +181,11 @@ async function load(page: Page, file: string): Promise<Loaded> {
   };
 }
 
-/** Random seeks with the Step slider; returns the measured ones (10 warm-up seeks first). */
+/**
+ * Random seeks with the Step slider, each from a settled app (the panels that follow a seek have
+ * finished with the previous one) after a random pause (a random phase of the frame clock).
+ * Returns the measured ones (10 warm-up seeks first).
+ */
 async function seeks(page: Page, count: number, events: number, firstSeq: number): Promise<SeekTiming[]> {
   const random = lcg(7);
   const plan: { step: number; seq: number; gap: number }[] = [];
@@ -194,6 +199,7 @@ async function seeks(page: Page, count: number, events: number, firstSeq: number
     const bench = (globalThis as ProbeWindow).__bench;
     const out: SeekTiming[] = [];
     for (const item of items) {
+      await bench.settle();
       await new Promise((r) => setTimeout(r, item.gap));
       out.push(await bench.seek(item.step, item.seq));
     }
@@ -312,7 +318,7 @@ function summarizeTasks(tasks: LongTask[], phase: string) {
 
 export async function runAppBench(options: AppBenchOptions): Promise<AppBenchResult> {
   const log = options.log ?? ((line: string) => console.error(line));
-  const seekCount = options.seeks ?? 200;
+  const seekCount = options.seeks ?? 120;
   if (!existsSync(options.file)) throw new Error(`no log at ${options.file}: run npm run bench first`);
   const bytes = statSync(options.file).size;
   log('app: vite build');
@@ -424,7 +430,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname,
   const result = await runAppBench({
     file,
     checkMs: check === undefined ? null : Number(check),
-    seeks: Number(flag('seeks') ?? 200),
+    seeks: Number(flag('seeks') ?? 120),
     ...(flag('trace') ? { trace: flag('trace') as string } : {}),
   });
   console.log(appTable(result));

@@ -31,9 +31,11 @@ createRoot(root).render(
 );
 
 // `?url=…` opens a log from a server (the user asked by opening that link); `?sample=NAME`
-// opens a bundled sample (`npm start` opens `/?sample=teaching`).
+// opens a bundled sample (`npm start` opens `/?sample=teaching`); `?demo=ID` a guided demo.
 const params = new URLSearchParams(location.search);
 const url = params.get('url');
 const sample = params.get('sample');
+const demo = params.get('demo');
 if (url) void store.getState().openSource({ kind: 'url', url });
 else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });
+else if (demo) void store.getState().openDemo(demo);

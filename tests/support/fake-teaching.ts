@@ -110,7 +110,8 @@ export function nestedReplacements(seq: number, fold: Fold): number[] {
   const out: number[] = [];
   const queue = [seq];
   while (queue.length > 0) {
-    const r = fold.replacements.find((x) => x.seq === queue.shift());
+    const at = queue.shift();
+    const r = fold.replacements.find((x) => x.seq === at);
     for (const child of r?.shadowedSeqs ?? []) {
       if (fold.replacements.some((x) => x.seq === child)) {
         out.push(child);
@@ -267,6 +268,9 @@ export function validateCandidate(candidate: unknown, log: FakeEvent[], nodes: n
   }
   if (type === 'tool/result' && b !== a) {
     return { ok: false, message: 'tool/result surface replacement must rewrite exactly one current node', rule: 'surface/tool-multiple-nodes' };
+  }
+  if (type === 'tool/result' && log.find((x) => x.seq === op.start)?.type !== 'tool/result') {
+    return { ok: false, message: 'tool/result surface replacement must target a current tool/result', rule: 'surface/tool-target' };
   }
   return null;
 }

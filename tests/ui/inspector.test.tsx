@@ -14,7 +14,8 @@ describe('Inspector', () => {
   it('shows the event, where it is, its state and its relations as links', async () => {
     const { store } = await renderLoaded(<Inspector />);
     act(() => store.getState().select(18));
-    await waitFor(() => expect(inspector().textContent).toContain('seq 18'));
+    // Wait for the detail itself, not the "Loading seq 18…" placeholder (the inspector follows a moment later).
+    await waitFor(() => expect(inspector().textContent).toContain('line 20 · byte 2,160'));
     const text = inspector().textContent ?? '';
     expect(text).toContain('user/message');
     expect(text).toContain('shadowed');

@@ -41,8 +41,8 @@ describe('Shadowed ranges', () => {
         <ShadowedRanges />
       </>,
     );
-    await waitFor(() => expect(within(ranges()).getAllByRole('button')).toHaveLength(3));
-    const button = within(ranges()).getAllByRole('button')[0] as HTMLElement;
+    await waitFor(() => expect(within(ranges()).getAllByRole('button', { pressed: false })).toHaveLength(3));
+    const button = within(ranges()).getAllByRole('button', { pressed: false })[0] as HTMLElement;
     fireEvent.click(button);
     expect(button.getAttribute('aria-pressed')).toBe('true');
     expect(store.getState().highlight).toEqual({ replacement: 18, shadowedSeqs: [2, 5, 7, 10], visible: 28 });

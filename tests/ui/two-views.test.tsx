@@ -29,7 +29,7 @@ describe('Two views', () => {
     const span = within(compaction).getByRole('group', { name: 'Shadowed by 28: 6 messages' });
     expect(span.textContent).toMatch(/Chain:\s*28\s*⊃\s*contains\s*18/);
     expect(transcriptOf(compaction)).toEqual([2, 5, 7]); // collapsed: the first three
-    fireEvent.click(within(span).getByRole('button', { name: 'Show 3 more of 3 hidden messages' }));
+    fireEvent.click(within(span).getByRole('button', { name: 'Show all 6 messages' }));
     expect(transcriptOf(compaction)).toEqual([2, 5, 7, 10, 15, 20]);
     expect(within(span).getAllByText('shadowed')).toHaveLength(6); // labelled, not only dimmed
     expect(compaction.querySelector('.vw-model')?.textContent).toContain('stands for 6 transcript messages');

@@ -89,12 +89,12 @@ class StandardChecks implements EventCheck {
     if (isRecord(value) && value.type === 'assistant/chunk') {
       // Most events are chunks; each check has a path for them that skips what cannot apply.
       this.seed.chunkEvent(value, index, line, text);
-      if (this.loader !== null) this.loader.chunkEvent(value, index, line);
+      if (this.loader !== null) this.loader.chunkEvent(value, index, line, text);
       this.relational.chunkEvent(value, index, line);
       return;
     }
     this.seed.event(value, index, line, text);
-    if (this.loader !== null) this.loader.event(value, index, line);
+    if (this.loader !== null) this.loader.event(value, index, line, text);
     this.relational.event(value, index, line);
   }
 

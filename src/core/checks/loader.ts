@@ -132,10 +132,11 @@ export class LoaderCheck implements EventCheck {
     }
   }
 
-  event(value: unknown, index: number, line: number | null): void {
+  /** `text`: the event's line, as for {@link EventCheck.event} (it only saves work). */
+  event(value: unknown, index: number, line: number | null, text?: string): void {
     const raw = isRecord(value) ? value : null;
     if (raw !== null && raw.type === 'assistant/chunk') {
-      this.chunkEvent(raw, index, line);
+      this.chunkEvent(raw, index, line, text);
       return;
     }
     this.count++;
@@ -164,7 +165,7 @@ export class LoaderCheck implements EventCheck {
     const isEndSeed = type === 'session/end-seed';
     if (upgraded !== value) this.diverged = true;
     if (verdict !== undefined) this.restore.judgedEvent(upgraded, isEndSeed, index, line, verdict);
-    else this.restore.event(upgraded, index, line);
+    else this.restore.event(upgraded, index, line, upgraded === value ? text : undefined);
     this.lastIsEndSeed = isEndSeed;
   }
 
@@ -172,12 +173,12 @@ export class LoaderCheck implements EventCheck {
    * {@link event} for an event the caller knows to be a record of type `assistant/chunk`: no
    * legacy scan, upgrade, message shape or type check applies to it.
    */
-  chunkEvent(event: Record<string, unknown>, index: number, line: number | null): void {
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string): void {
     this.count++;
     this.repair.chunk(event);
     const verdict = this.seed !== null ? this.seed.shapeVerdict(index) : undefined;
     if (verdict !== undefined) this.restore.judgedEvent(event, false, index, line, verdict);
-    else this.restore.chunkEvent(event, index, line);
+    else this.restore.chunkEvent(event, index, line, text);
     this.lastIsEndSeed = false;
   }
 

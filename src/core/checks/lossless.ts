@@ -33,7 +33,8 @@ const scratch: unknown[] = [];
 /** Above this many slots the scratch array is shrunk again after a walk. */
 const SCRATCH_KEEP = 4096;
 
-function isLosslessNumber(x: number): boolean {
+/** A number `JSON.stringify` writes back as itself: finite and not `-0`. */
+export function isLosslessNumber(x: number): boolean {
   return Number.isFinite(x) && !Object.is(x, -0);
 }
 

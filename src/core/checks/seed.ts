@@ -3,12 +3,16 @@
  * builds a session from events (`Session.create` / `Session.fromRestore`), plus S8 — the surface
  * fold step — through a caller-supplied {@link SurfaceStep}. Like upstream, only the first
  * failure counts.
+ *
+ * Cost notes (this runs on every event of million-event logs): a `for…in` over an object costs
+ * V8 about as much as a dozen property reads, so the common paths avoid it where the answer is
+ * already known — see {@link SeedCheck} for how a line's text is used.
  */
 import type { Diagnostic } from '../model';
 import type { EventCheck, FirstFailure, SurfaceStep } from './check';
 import { diagnostic, isNonNegativeSafeInteger, isRecord } from './check';
 import type { SessionBuildMode } from './header';
-import { isLosslessJson, mayHoldLossyNumber } from './lossless';
+import { isLosslessJson, isLosslessNumber, mayHoldLossyNumber } from './lossless';
 import { messageShapeProblem, requestHeaderProblem } from './shapes';
 
 /** A failed seed check: our rule id and the exact upstream message. */
@@ -17,41 +21,68 @@ export interface SeedProblem {
   message: string;
 }
 
-/**
- * S3's key rule: every own key is one of the envelope keys (`type`, `seq`, `time`, `data`,
- * `surfaceOp`, `sourceEventSeqs`, `ignorable`). A `switch` on the key beats a Set lookup here:
- * parsed keys are internalized, so each case is a pointer comparison.
- */
-function hasOnlyEnvelopeKeys(event: Record<string, unknown>): boolean {
-  for (const key in event) {
-    switch (key) {
-      case 'type':
-      case 'seq':
-      case 'time':
-      case 'data':
-      case 'surfaceOp':
-      case 'sourceEventSeqs':
-      case 'ignorable':
-        break;
-      default:
-        return false;
-    }
+/** The keys S3 allows in an envelope. */
+function isEnvelopeKey(key: string): boolean {
+  // A `switch` beats a Set here: parsed keys are internalized, so each case is a pointer test.
+  switch (key) {
+    case 'type':
+    case 'seq':
+    case 'time':
+    case 'data':
+    case 'surfaceOp':
+    case 'sourceEventSeqs':
+    case 'ignorable':
+      return true;
+    default:
+      return false;
   }
+}
+
+/** S3's key rule: every own key is an envelope key. */
+function hasOnlyEnvelopeKeys(event: Record<string, unknown>): boolean {
+  for (const key in event) if (!isEnvelopeKey(key)) return false;
   return true;
 }
 
-/** S3: the envelope has only known keys and well-typed `type`, `seq`, `time`, `data`, `ignorable`. */
-function isValidEnvelope(event: Record<string, unknown>): boolean {
+/** {@link topLevelPass} flag: some value is not lossless (S1 fails). */
+const LOSSY = 1;
+/** {@link topLevelPass} flag: some key is not an envelope key (S3 fails). */
+const FOREIGN_KEY = 2;
+
+/**
+ * S1 and S3's key rule in one pass over the event's own keys (one `for…in` instead of two): the
+ * values are checked for losslessness, nested ones walked.
+ *
+ * @returns {@link LOSSY} and {@link FOREIGN_KEY} flags
+ */
+function topLevelPass(event: Record<string, unknown>): number {
+  let flags = 0;
+  for (const key in event) {
+    if (!isEnvelopeKey(key)) flags |= FOREIGN_KEY;
+    const x = event[key];
+    if (typeof x === 'number' ? !isLosslessNumber(x) : typeof x === 'object' && x !== null && !isLosslessJson(x)) {
+      // S1 is reported before S3, so the keys after this one do not matter.
+      return flags | LOSSY;
+    }
+  }
+  return flags;
+}
+
+/**
+ * S3 without its key rule (`keysOk` brings that): well-typed `type`, `seq`, `time`, `data`,
+ * `ignorable`.
+ */
+function isValidEnvelope(event: Record<string, unknown>, keysOk: boolean): boolean {
   const time = event.time;
   const ignorable = event.ignorable;
   return (
+    keysOk &&
     typeof event.type === 'string' &&
     isNonNegativeSafeInteger(event.seq) &&
     typeof time === 'number' &&
     Number.isSafeInteger(time) &&
     (ignorable === undefined || ignorable === true) &&
-    (event.data !== undefined || Object.hasOwn(event, 'data')) &&
-    hasOnlyEnvelopeKeys(event)
+    (event.data !== undefined || Object.hasOwn(event, 'data'))
   );
 }
 
@@ -61,11 +92,12 @@ function isValidEnvelope(event: Record<string, unknown>): boolean {
  * property-access feedback per function, and this one sees only the few shapes chunk events
  * have (the packed-row expansion's and the writer's), so its reads stay fast.
  */
-function chunkShapeProblem(event: Record<string, unknown>, i: number): SeedProblem | null {
+function chunkShapeProblem(event: Record<string, unknown>, i: number, keysOk: boolean): SeedProblem | null {
   const seq = event.seq;
   const time = event.time;
   const ignorable = event.ignorable;
   if (
+    !keysOk ||
     !isNonNegativeSafeInteger(seq) ||
     typeof time !== 'number' ||
     !Number.isSafeInteger(time) ||
@@ -73,20 +105,6 @@ function chunkShapeProblem(event: Record<string, unknown>, i: number): SeedProbl
     (event.data === undefined && !Object.hasOwn(event, 'data'))
   ) {
     return envelopeProblem(i);
-  }
-  for (const key in event) {
-    switch (key) {
-      case 'type':
-      case 'seq':
-      case 'time':
-      case 'data':
-      case 'surfaceOp':
-      case 'sourceEventSeqs':
-      case 'ignorable':
-        break;
-      default:
-        return envelopeProblem(i);
-    }
   }
   return seq === i ? null : contiguityProblem(seq, i);
 }
@@ -105,8 +123,9 @@ export function seedEventProblem(event: unknown, i: number, mode: SessionBuildMo
   if (mode === 'create' && !((text !== undefined && !mayHoldLossyNumber(text)) || isLosslessJson(event))) {
     return losslessProblem(i);
   }
-  if (isRecord(event) && event.type === 'assistant/chunk') return chunkShapeProblem(event, i);
-  return restoreEventProblem(event, i);
+  if (!isRecord(event)) return envelopeProblem(i);
+  const keysOk = hasOnlyEnvelopeKeys(event);
+  return event.type === 'assistant/chunk' ? chunkShapeProblem(event, i, keysOk) : recordShapeProblem(event, i, keysOk);
 }
 
 function losslessProblem(i: number): SeedProblem {
@@ -114,17 +133,16 @@ function losslessProblem(i: number): SeedProblem {
 }
 
 /**
- * Seed checks S2–S7 (all restore mode runs) for any event; {@link chunkShapeProblem} is the
- * same for `assistant/chunk`. They depend on the event and its index only, so create and
- * restore agree on them for the same event.
+ * Seed checks S2–S7 (all restore mode runs) for a record of any type ({@link chunkShapeProblem}
+ * is the same for `assistant/chunk`), given S3's key rule. They depend on the event and its
+ * index only, so create and restore agree on them for the same event.
  */
-function restoreEventProblem(event: unknown, i: number): SeedProblem | null {
-  if (!isRecord(event)) return envelopeProblem(i);
+function recordShapeProblem(event: Record<string, unknown>, i: number, keysOk: boolean): SeedProblem | null {
   const type = event.type;
   if (type === 'request/header-delta') {
     return { rule: 'seed/legacy', message: `seed event at index ${i} uses unsupported legacy request/header-delta format` };
   }
-  if (!isValidEnvelope(event)) return envelopeProblem(i);
+  if (!isValidEnvelope(event, keysOk)) return envelopeProblem(i);
   const data = event.data;
   if (type === 'request/header') {
     const problem = requestHeaderProblem(data);
@@ -173,9 +191,21 @@ export interface SeedCheckOptions {
   surface?: SurfaceStep;
 }
 
+/** `{`: a line starting with it holds one object (an event, a packed row or an envelope). */
+const OPEN_BRACE = 0x7b;
+
 /**
  * Streaming seed validation. It keeps two small records and nothing per event; once a failure
  * is found, later events are ignored (upstream throws on the first).
+ *
+ * When the caller passes each event's line text, consecutive events with the same text share
+ * what the text decides:
+ * - S1: {@link mayHoldLossyNumber} clears a whole line at once. A single event's walk costs
+ *   about as much as screening its line, so the screen runs only once a second event of the
+ *   line arrives (the members of a packed row);
+ * - S3's key rule, for a line that is one object: its events are then either the members of
+ *   one packed row, all with the expansion's four envelope keys, or repeats of an identical
+ *   line, which parse to the same keys; either way they pass or fail the rule together.
  */
 export class SeedCheck implements EventCheck {
   private readonly mode: SessionBuildMode;
@@ -189,14 +219,12 @@ export class SeedCheck implements EventCheck {
   /** The last event whose S2–S7 verdict this check computed, and that verdict. */
   private judgedIndex = -1;
   private judged: SeedProblem | null = null;
-  /**
-   * The text of the last event (its line), and whether {@link mayHoldLossyNumber} cleared it:
-   * `undefined` until a second event of the same line (a packed-row member) asks. A single
-   * event's walk is about as cheap as screening its line, but a packed row's members share one
-   * screen. The string is dropped at the next line and by {@link finish}.
-   */
-  private lastText: string | undefined = undefined;
-  private lastTextSafe: boolean | undefined = undefined;
+  /** The text of the previous event (dropped at the next line and by {@link finish}). */
+  private lineText: string | undefined = undefined;
+  /** Whether the screen cleared {@link lineText}; `undefined` until asked. */
+  private lineSafe: boolean | undefined = undefined;
+  /** S3's key rule for the events of {@link lineText} (object lines only); `undefined` until known. */
+  private lineKeys: boolean | undefined = undefined;
 
   constructor(options: SeedCheckOptions = {}) {
     this.mode = options.mode ?? 'create';
@@ -204,37 +232,47 @@ export class SeedCheck implements EventCheck {
   }
 
   event(value: unknown, index: number, line: number | null, text?: string): void {
-    const type = isRecord(value) ? value.type : undefined;
+    const record = isRecord(value) ? value : null;
+    const type = record?.type;
     if (type === 'assistant/chunk') {
-      this.chunkEvent(value as Record<string, unknown>, index, line, text);
+      this.chunkEvent(record as Record<string, unknown>, index, line, text);
       return;
     }
     this.count++;
     this.endsWithEndSeed = type === 'session/end-seed';
     if (this.stopped) return;
-    if (this.mode === 'create' && !this.isLossless(value, text)) {
+    const sameLine = this.enterLine(text);
+    if (record === null) {
+      if (this.mode === 'create' && !((sameLine && this.isLineSafe()) || isLosslessJson(value))) {
+        this.fail(losslessProblem(index), index, line);
+        return;
+      }
+      this.judge(value, index, line, envelopeProblem(index));
+      return;
+    }
+    const keysOk = this.checkLossless(record, sameLine);
+    if (keysOk === null) {
       this.fail(losslessProblem(index), index, line);
       return;
     }
-    const problem = restoreEventProblem(value, index);
-    this.judgedIndex = index;
-    this.judged = problem;
-    this.afterShape(value, index, line, problem);
+    this.judge(record, index, line, recordShapeProblem(record, index, keysOk));
   }
 
-  /** {@link event} for an event the caller knows to be a record of type `assistant/chunk`. */
+  /**
+   * {@link event} for an event the caller knows to be a record of type `assistant/chunk`.
+   *
+   * @param text the event's line, as for {@link event}
+   */
   chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string): void {
     this.count++;
     this.endsWithEndSeed = false;
     if (this.stopped) return;
-    if (this.mode === 'create' && !this.isLossless(event, text)) {
+    const keysOk = this.checkLossless(event, this.enterLine(text));
+    if (keysOk === null) {
       this.fail(losslessProblem(index), index, line);
       return;
     }
-    const problem = chunkShapeProblem(event, index);
-    this.judgedIndex = index;
-    this.judged = problem;
-    this.afterShape(event, index, line, problem);
+    this.judge(event, index, line, chunkShapeProblem(event, index, keysOk));
   }
 
   /**
@@ -248,6 +286,7 @@ export class SeedCheck implements EventCheck {
     this.count++;
     this.endsWithEndSeed = isEndSeed;
     if (this.stopped) return;
+    this.enterLine(undefined);
     if (this.mode === 'create' && !isLosslessJson(value)) {
       this.fail(losslessProblem(index), index, line);
       return;
@@ -264,18 +303,44 @@ export class SeedCheck implements EventCheck {
     return this.judgedIndex === index ? this.judged : undefined;
   }
 
-  /** S1, skipping the walk for the second and later events of a line the screen clears. */
-  private isLossless(value: unknown, text: string | undefined): boolean {
-    if (text !== undefined) {
-      if (text === this.lastText) {
-        this.lastTextSafe ??= !mayHoldLossyNumber(text);
-        if (this.lastTextSafe) return true;
-      } else {
-        this.lastText = text;
-        this.lastTextSafe = undefined;
-      }
+  /** Note the event's text; true when it is the previous event's text. */
+  private enterLine(text: string | undefined): boolean {
+    if (text !== undefined && text === this.lineText) return true;
+    this.lineText = text;
+    this.lineSafe = undefined;
+    this.lineKeys = undefined;
+    return false;
+  }
+
+  private isLineSafe(): boolean {
+    this.lineSafe ??= !mayHoldLossyNumber(this.lineText as string);
+    return this.lineSafe;
+  }
+
+  /**
+   * S1 (create mode only) and S3's key rule for a record, sharing the line's answers where they
+   * apply (see the class comment).
+   *
+   * @returns S3's key rule, or `null` when S1 fails
+   */
+  private checkLossless(event: Record<string, unknown>, sameLine: boolean): boolean | null {
+    const text = this.lineText;
+    let keysOk = sameLine ? this.lineKeys : undefined;
+    if (this.mode === 'create' && !(sameLine && this.isLineSafe())) {
+      const flags = topLevelPass(event);
+      if ((flags & LOSSY) !== 0) return null;
+      keysOk = (flags & FOREIGN_KEY) === 0;
     }
-    return isLosslessJson(value);
+    keysOk ??= hasOnlyEnvelopeKeys(event);
+    if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) this.lineKeys = keysOk;
+    return keysOk;
+  }
+
+  /** Record an S2–S7 verdict (for {@link shapeVerdict}) and go on with it. */
+  private judge(value: unknown, index: number, line: number | null, problem: SeedProblem | null): void {
+    this.judgedIndex = index;
+    this.judged = problem;
+    this.afterShape(value, index, line, problem);
   }
 
   private afterShape(value: unknown, index: number, line: number | null, problem: SeedProblem | null): void {
@@ -322,7 +387,7 @@ export class SeedCheck implements EventCheck {
   }
 
   finish(): Diagnostic[] {
-    this.lastText = undefined;
+    this.enterLine(undefined);
     // At most one of the two is set: the check stops at whichever failure comes first.
     const error = this.seedError();
     if (error === null) return [];

@@ -50,12 +50,14 @@ export const QA_RULES = {
   repeatedCompaction: 'qa/repeated-compaction',
   /** A checkpoint/prune replacement does not immediately follow its summary/prune (events.md §6.4). */
   checkpointNotAdjacent: 'qa/checkpoint-not-adjacent',
+  /** Not a finding about the log: the check lost track of the fold's surface and stopped (wiring). */
+  stopped: 'qa/stopped',
 } as const;
 
 /** One of {@link QA_RULES}. */
 export type QaRule = (typeof QA_RULES)[keyof typeof QA_RULES];
 
-/** Severity of each rule: adjacency is a warning, everything else an error. */
+/** Severity of each rule: adjacency is a warning, `qa/stopped` info, everything else an error. */
 export const QA_SEVERITY: Readonly<Record<QaRule, Severity>> = {
   'qa/summary-shadowed-mismatch': 'error',
   'qa/checkpoint-sources': 'error',
@@ -64,6 +66,7 @@ export const QA_SEVERITY: Readonly<Record<QaRule, Severity>> = {
   'qa/prune-not-smaller': 'error',
   'qa/repeated-compaction': 'error',
   'qa/checkpoint-not-adjacent': 'warning',
+  'qa/stopped': 'info',
 };
 
 /** Options of {@link CompactionQaCheck}. */
@@ -81,6 +84,13 @@ interface Bracket {
   summary: Declaration | null;
   /** Seq of the checkpoint naming this compactionId since that summary, or -1. */
   checkpointSeq: number;
+}
+
+/** A shadowed tool call whose result had not been appended when its message left the surface. */
+interface AwaitedResult {
+  replaceSeq: number;
+  line: number | null;
+  callSeq: number;
 }
 
 /**
@@ -112,6 +122,8 @@ export class CompactionQaCheck implements EventCheck {
   private pendingPrune: Declaration | null = null;
   /** The last `compaction/prune`, while the event right after it has not been seen. */
   private waitingPrune: Declaration | null = null;
+  /** Calls shadowed by a replace before their tool/result was appended, by call id. */
+  private awaited: Map<string, AwaitedResult> | null = null;
   /** Scratch lists of {@link pairing}: the tool-call sides a replace removes (null = settled). */
   private readonly lostCallIds: (string | null)[] = [];
   private readonly lostCallSeqs: number[] = [];
@@ -145,7 +157,9 @@ export class CompactionQaCheck implements EventCheck {
       }
     } else if (plan.kind === 'append') {
       this.appends++;
-      this.surface.push(describeNode(event, plan.seq));
+      const info = describeNode(event, plan.seq);
+      this.surface.push(info);
+      if (this.awaited !== null && info.result !== null) this.resultArrived(this.awaited, info.result, plan.seq);
     } else {
       this.replace(event, plan, line);
     }
@@ -284,15 +298,12 @@ export class CompactionQaCheck implements EventCheck {
   /** The mirror disagrees with the fold (the check missed an event): say so and stop. */
   private lostTrack(seq: number, line: number | null): void {
     this.stopped = true;
-    this.found.push(
-      diagnostic(
-        'info',
-        'qa/stopped',
-        seq,
-        line,
-        `compaction QA stopped at seq ${seq}: its copy of the surface no longer matches the fold's ` +
-          '(the check must see every event the fold applies, in order)',
-      ),
+    this.report(
+      QA_RULES.stopped,
+      seq,
+      line,
+      `compaction QA stopped at seq ${seq}: its copy of the surface no longer matches the fold's ` +
+        '(the check must see every event the fold applies, in order)',
     );
   }
 
@@ -332,12 +343,12 @@ export class CompactionQaCheck implements EventCheck {
         `tool/result replacement at seq ${seq} does not follow a compaction/prune declaring it`,
       );
     }
-    // qa/prune-not-smaller: bounds first (the copy's upper bound against the original's lower
-    // bound read when it was appended), then the copy's exact size, then — only when still
-    // undecided — the original's exact size (re-parsed).
+    // qa/prune-not-smaller: the copy's exact size against the original's lower bound (read when
+    // it was appended); the original is re-parsed for its exact size only when that does not
+    // decide. (An upper bound of the copy rarely decides: a copy is typically half the original
+    // while the bound allows 6 characters per code unit.)
     const original = this.surface[plan.startIdx] as NodeInfo;
     const message = derivedMessage(event);
-    if (jsonUpperBound(message) < CompactionQaCheck.lowerSize(original)) return;
     const size = message === null ? 0 : jsonLength(message);
     node.size = size;
     if (size < CompactionQaCheck.lowerSize(original)) return;
@@ -509,6 +520,7 @@ export class CompactionQaCheck implements EventCheck {
       if (info.result !== null) {
         const i = callIds.indexOf(info.result);
         if (i >= 0) {
+          callIds[i] = null;
           this.report(
             QA_RULES.toolPairing,
             seq,
@@ -533,6 +545,27 @@ export class CompactionQaCheck implements EventCheck {
         }
       }
     }
+    // A shadowed call whose result is not on the surface yet: if the result arrives later, it
+    // lands without the message that called it.
+    for (let i = 0; i < callIds.length; i++) {
+      const callId = callIds[i];
+      if (callId === null || callId === undefined) continue;
+      (this.awaited ??= new Map()).set(callId, { replaceSeq: seq, line, callSeq: callSeqs[i] as number });
+    }
+  }
+
+  /** A tool/result appended for a call whose assistant/message a replace already shadowed. */
+  private resultArrived(awaited: Map<string, AwaitedResult>, callId: string, seq: number): void {
+    const pending = awaited.get(callId);
+    if (pending === undefined) return;
+    awaited.delete(callId);
+    this.report(
+      QA_RULES.toolPairing,
+      pending.replaceSeq,
+      pending.line,
+      `replacement at seq ${pending.replaceSeq} splits tool call ${JSON.stringify(callId)}: the assistant/message at seq ` +
+        `${pending.callSeq} that made the call is shadowed, and its tool/result arrives afterwards at seq ${seq}`,
+    );
   }
 
   private report(rule: QaRule, seq: number, line: number | null, message: string): void {

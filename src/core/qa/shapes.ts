@@ -134,6 +134,12 @@ function primitive(value: unknown): unknown {
   return value !== null && typeof value === 'object' ? OPAQUE : value;
 }
 
+/** A copy of a declared list, with any nested object replaced by {@link OPAQUE}. */
+function copyList(list: unknown[]): unknown[] {
+  for (const x of list) if (x !== null && typeof x === 'object') return list.map(primitive);
+  return list.slice();
+}
+
 /** Copy the declaration of a summary/prune payload. */
 export function declarationOf(data: Rec | null, seq: number, line: number | null): Declaration {
   const seqs = data === null ? undefined : data.shadowedSeqs;
@@ -141,7 +147,7 @@ export function declarationOf(data: Rec | null, seq: number, line: number | null
   return {
     seq,
     line,
-    seqs: Array.isArray(seqs) ? seqs.map(primitive) : primitive(seqs),
+    seqs: Array.isArray(seqs) ? copyList(seqs) : primitive(seqs),
     range: isRecord(range) ? { start: primitive(range.start), end: primitive(range.end) } : primitive(range),
   };
 }

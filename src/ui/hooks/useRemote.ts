@@ -3,11 +3,13 @@
  * (session, step, window…). Latest-wins per component: while the key changes quickly (scrolling,
  * scrubbing) at most one request is in flight and one pending. The last answer stays visible
  * while the next one loads, tagged with the key it belongs to, so callers can tell stale data.
+ * Answers are applied once per frame, together (see frameBatch.ts).
  */
 import { useEffect, useRef, useState } from 'react';
 import { createLatestWins } from '../../client/latestWins';
 import type { LatestWins } from '../../client/latestWins';
 import { errorMessage, isAbortError } from '../../client/errors';
+import { inNextFrame } from './frameBatch';
 
 export interface RemoteData<T> {
   data: T | null;
@@ -44,12 +46,15 @@ export function useRemote<T>(key: string | null, fetcher: () => Promise<T>): Rem
     lanes.current ??= createLatestWins();
     lanes.current.run('request', () => fetcherRef.current()).then(
       (data) => {
-        if (alive.current) setAnswer({ key, data, error: null });
+        inNextFrame(() => {
+          if (alive.current) setAnswer({ key, data, error: null });
+        });
       },
       (error: unknown) => {
-        if (alive.current && current && !isAbortError(error)) {
-          setAnswer((previous) => ({ key, data: previous.data, error: errorMessage(error) }));
-        }
+        if (isAbortError(error)) return;
+        inNextFrame(() => {
+          if (alive.current && current) setAnswer((previous) => ({ key, data: previous.data, error: errorMessage(error) }));
+        });
       },
     );
     return () => {

@@ -97,7 +97,9 @@ export function ShadowedRanges() {
                 <Badge tone={`kind-${row.kind}`}>{REPLACEMENT_KIND_LABEL[row.kind]}</Badge>
                 {row.shadowedBy !== null ? <span className="sr-nested">⊘ inside {row.shadowedBy}</span> : null}
               </button>
-              <InspectReplaceButton seq={row.seq} />
+              <InspectReplaceButton seq={row.seq} className="inspect-small">
+                <span aria-hidden="true">⇄</span>
+              </InspectReplaceButton>
             </li>
           );
         }}

@@ -83,6 +83,13 @@ export interface VirtualListProps {
   onRangeChange?: (first: number, last: number) => void;
   /** Drawn under the rows, in the coordinates of the rendered block (e.g. a gutter). */
   renderOverlay?: (rows: RowPosition[], rowHeight: number) => ReactNode;
+  /**
+   * Reuse row elements: rows are keyed by their slot in a ring rather than by index, so a jump
+   * to another part of the list updates the rendered rows in place instead of replacing them
+   * all, and a scroll by one row reuses the element of the row that left. Only for rows without
+   * focusable content or state of their own (a reused element shows another row). @default false
+   */
+  recycleRows?: boolean;
   handleRef?: Ref<VirtualListHandle>;
 }
 
@@ -124,6 +131,13 @@ function rowStyle(top: number, height: number): CSSProperties {
   return style;
 }
 
+/** The smallest power of two ≥ both sizes (stable while the viewport keeps its size). */
+function ringSize(expected: number, rendered: number): number {
+  let size = 16;
+  while (size < expected || size < rendered) size *= 2;
+  return size;
+}
+
 const blockTransform = (g: ScrollGeometry, anchor: number, offset: number): string =>
   `translateY(${rowTop(g, anchor, Math.min(offset, g.maxOffset))}px)`;
 
@@ -137,6 +151,7 @@ export function VirtualList({
   overscan = 8,
   onRangeChange,
   renderOverlay,
+  recycleRows = false,
   handleRef,
 }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -228,6 +243,8 @@ export function VirtualList({
     [scrollToIndex, geometry],
   );
 
+  // A ring at least as long as the rendered range: consecutive indexes get distinct slots.
+  const ring = recycleRows ? ringSize(Math.ceil(viewport / rowHeight) + 2 * overscan + 2, last - first + 1) : 0;
   const positions: RowPosition[] = [];
   for (let index = first; index <= last; index++) positions.push({ index, top: (index - anchor) * rowHeight });
 
@@ -240,7 +257,7 @@ export function VirtualList({
           {renderOverlay?.(positions, rowHeight)}
           <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
             {positions.map(({ index, top }) => (
-              <Fragment key={index}>{renderRow(index, rowStyle(top, rowHeight))}</Fragment>
+              <Fragment key={ring > 0 ? index % ring : index}>{renderRow(index, rowStyle(top, rowHeight))}</Fragment>
             ))}
           </Inner>
         </div>

@@ -1,27 +1,32 @@
 /**
  * Overhead of the compaction QA check on a big log (not a vitest test):
  *
- *   node --expose-gc --import tsx tests/core/qa/bench-qa.ts [FILE] [--runs 5]
+ *   node --expose-gc --import tsx tests/core/qa/bench-qa.ts [FILE] [--runs 9] [--memory]
  *
  * FILE defaults to bench/out/gen-1000000-seed1.jsonl (generate it with
  * `node --import tsx scripts/gen-log.ts --events 1000000 --seed 1 --out bench/out/gen-1000000-seed1.jsonl`).
  *
- * Like the analyzer, the benchmark calls its checks in a loop over an array (a no-op check
- * stands in for the others), so adding the QA check changes nothing else about the loop.
+ * The loop is the analyzer's: JSON.parse every line, expand packed rows, fold each event
+ * (planEvent/applyPlan), then call the checks in a loop over an array. Three variants, run
+ * alternately and compared by median (and min) process CPU time:
  *
- * Two measurements, each alternating "fold" and "fold + QA" runs and comparing medians:
- * - stream: JSON.parse every line, expand packed rows, fold (planEvent/applyPlan), and in the
- *   second variant feed the check — the analyzer's situation;
- * - memory: the same over events parsed once beforehand, so the difference is the check alone
- *   without parse noise.
+ * - `four`: four no-op checks of different classes (the analyzer runs four check classes:
+ *   seed, loader, loader summary, relational);
+ * - `five`: a fifth no-op class — the cost of a fifth class at that call site alone;
+ * - `qa`: the four no-ops plus the QA check.
+ *
+ * `qa − five` is the QA check's own cost; `five − four` is what any fifth check class costs at a
+ * polymorphic call site that turns megamorphic (a wiring matter, see the report).
+ * With `--memory` the same comparison also runs over events parsed beforehand (no parse; but
+ * cold caches make per-event reads dearer than right after JSON.parse).
  * `eventAt` re-parses the event's line, like the analyzer's byte-backed log.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import type { EventCheck } from '../../../src/core/checks/check';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
 import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
 import { applyPlan, planEvent } from '../../../src/core/fold/surface';
-import type { EventCheck } from '../../../src/core/checks/check';
 import type { Diagnostic } from '../../../src/core/model';
 import { CompactionQaCheck } from '../../../src/core/qa';
 import type { QaFoldContext } from '../../../src/core/qa';
@@ -29,12 +34,13 @@ import type { QaFoldContext } from '../../../src/core/qa';
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 9;
+const withMemory = args.includes('--memory');
 const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs') ?? 'bench/out/gen-1000000-seed1.jsonl';
 
 const text = readFileSync(file, 'utf8');
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
-/** Line boundaries (header excluded) and, per event, its line and member. */
+/** Line boundaries (header excluded). */
 const lineStart: number[] = [];
 const lineEnd: number[] = [];
 {
@@ -49,8 +55,9 @@ const lineEnd: number[] = [];
     start = end + 1;
   }
 }
-const eventLine = new Int32Array(2_000_000);
-const eventMember = new Int32Array(2_000_000);
+/** Per event: its line and its member in a packed row (-1 for a plain line). */
+const eventLine = new Int32Array(4_000_000);
+const eventMember = new Int32Array(4_000_000);
 let eventCount = 0;
 
 /** Re-parse event `i` from its line (the analyzer's log does the same from bytes). */
@@ -61,51 +68,19 @@ function parseEvent(i: number): unknown {
   return member < 0 ? value : expandPackedRow(validatePackedRow(value as Record<string, unknown>))[member];
 }
 
+type Variant = 'four' | 'five' | 'qa';
+
 interface Stats {
-  /** Wall time. */
-  ms: number;
-  /** CPU time of the process (less disturbed by other processes than wall time). */
+  /** Process CPU time (less disturbed by other processes than wall time). */
   cpu: number;
+  wall: number;
   events: number;
   diagnostics: Diagnostic[];
   eventAtCalls: number;
-  eventAtMs: number;
 }
 
-/** A fold that records its plan for the QA context. */
-function makeFold() {
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
-  let plan: Plan | null = null;
-  let eventAtCalls = 0;
-  let eventAtMs = 0;
-  const ctx: QaFoldContext = {
-    planAt: () => plan,
-    nodes: () => state.nodes,
-    eventAt: (seq) => {
-      const t = performance.now();
-      const value = parseEvent(seq);
-      eventAtMs += performance.now() - t;
-      eventAtCalls++;
-      return value;
-    },
-  };
-  return {
-    ctx,
-    step(value: unknown, index: number): void {
-      plan = planEvent(value, index, state.nodes, parseEvent);
-      applyPlan(state, plan);
-    },
-    counters: () => ({ eventAtCalls, eventAtMs }),
-  };
-}
-
-function cpuNow(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
-
-/** Stands in for the analyzer's other checks, so the check loop's call site is the same in both variants. */
-class NoopCheck implements EventCheck {
+/** Stand-ins for the analyzer's other checks. */
+abstract class NoopCheck implements EventCheck {
   seen = 0;
   event(): void {
     this.seen++;
@@ -114,21 +89,52 @@ class NoopCheck implements EventCheck {
     return [];
   }
 }
+class NoopA extends NoopCheck {}
+class NoopB extends NoopCheck {}
+class NoopC extends NoopCheck {}
+class NoopD extends NoopCheck {}
+class NoopE extends NoopCheck {}
 
-/** The analyzer calls its checks in a loop over an array; so does the benchmark. */
-function checksFor(fold: ReturnType<typeof makeFold>, withQa: boolean): { checks: EventCheck[]; qa: CompactionQaCheck | null } {
-  const qa = withQa ? new CompactionQaCheck(fold.ctx) : null;
-  const checks: EventCheck[] = [new NoopCheck()];
-  if (qa) checks.push(qa);
-  return { checks, qa };
+function cpuNow(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
 }
 
-function streamRun(withQa: boolean): Stats {
+/** A streaming fold plus the checks of a variant, as the analyzer runs them. */
+class Pass {
+  private readonly state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  private plan: Plan | null = null;
+  eventAtCalls = 0;
+  readonly qa: CompactionQaCheck | null;
+  readonly checks: EventCheck[];
+
+  constructor(variant: Variant) {
+    const ctx: QaFoldContext = {
+      planAt: () => this.plan,
+      nodes: () => this.state.nodes,
+      eventAt: (seq) => {
+        this.eventAtCalls++;
+        return parseEvent(seq);
+      },
+    };
+    this.qa = variant === 'qa' ? new CompactionQaCheck(ctx) : null;
+    this.checks = [new NoopA(), new NoopB(), new NoopC(), new NoopD()];
+    if (this.qa) this.checks.push(this.qa);
+    if (variant === 'five') this.checks.push(new NoopE());
+  }
+
+  event(value: unknown, index: number, line: number | null): void {
+    this.plan = planEvent(value, index, this.state.nodes, parseEvent);
+    applyPlan(this.state, this.plan);
+    for (const check of this.checks) check.event(value, index, line);
+  }
+}
+
+function streamRun(variant: Variant): Stats {
   gc();
   const c0 = cpuNow();
   const t0 = performance.now();
-  const fold = makeFold();
-  const { checks, qa } = checksFor(fold, withQa);
+  const pass = new Pass(variant);
   let index = 0;
   for (let row = 0; row < lineStart.length; row++) {
     const value: unknown = JSON.parse(text.slice(lineStart[row], lineEnd[row]));
@@ -137,35 +143,29 @@ function streamRun(withQa: boolean): Stats {
       for (let k = 0; k < members.length; k++) {
         eventLine[index] = row;
         eventMember[index] = k;
-        fold.step(members[k], index);
-        for (const check of checks) check.event(members[k], index, row + 2);
+        pass.event(members[k], index, row + 2);
         index++;
       }
     } else {
       eventLine[index] = row;
       eventMember[index] = -1;
-      fold.step(value, index);
-      for (const check of checks) check.event(value, index, row + 2);
+      pass.event(value, index, row + 2);
       index++;
     }
   }
-  const diagnostics = qa ? qa.finish() : [];
+  const diagnostics = pass.qa ? pass.qa.finish() : [];
   eventCount = index;
-  return { ms: performance.now() - t0, cpu: cpuNow() - c0, events: index, diagnostics, ...fold.counters() };
+  return { cpu: cpuNow() - c0, wall: performance.now() - t0, events: index, diagnostics, eventAtCalls: pass.eventAtCalls };
 }
 
-function memoryRun(events: readonly unknown[], withQa: boolean): Stats {
+function memoryRun(events: readonly unknown[], variant: Variant): Stats {
   gc();
   const c0 = cpuNow();
   const t0 = performance.now();
-  const fold = makeFold();
-  const { checks, qa } = checksFor(fold, withQa);
-  for (let i = 0; i < events.length; i++) {
-    fold.step(events[i], i);
-    for (const check of checks) check.event(events[i], i, null);
-  }
-  const diagnostics = qa ? qa.finish() : [];
-  return { ms: performance.now() - t0, cpu: cpuNow() - c0, events: events.length, diagnostics, ...fold.counters() };
+  const pass = new Pass(variant);
+  for (let i = 0; i < events.length; i++) pass.event(events[i], i, null);
+  const diagnostics = pass.qa ? pass.qa.finish() : [];
+  return { cpu: cpuNow() - c0, wall: performance.now() - t0, events: events.length, diagnostics, eventAtCalls: pass.eventAtCalls };
 }
 
 function median(xs: number[]): number {
@@ -173,38 +173,35 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)] as number;
 }
 
-function compare(label: string, run: (withQa: boolean) => Stats): void {
-  const first = [run(false), run(true)]; // cold: the first run of each in this process
-  const base: Stats[] = [];
-  const qa: Stats[] = [];
+function compare(label: string, run: (variant: Variant) => Stats): void {
+  const variants: Variant[] = ['four', 'five', 'qa'];
+  const cold = variants.map((v) => run(v)); // first run of each in this process (JIT warm-up)
+  const cpu: Record<Variant, number[]> = { four: [], five: [], qa: [] };
+  let last: Stats | null = null;
   for (let r = 0; r < runs; r++) {
-    base.push(run(false));
-    qa.push(run(true));
+    for (const v of variants) {
+      const stats = run(v);
+      cpu[v].push(stats.cpu);
+      if (v === 'qa') last = stats;
+    }
   }
-  const cpuB = base.map((x) => x.cpu);
-  const cpuQ = qa.map((x) => x.cpu);
-  const wallB = base.map((x) => x.ms);
-  const wallQ = qa.map((x) => x.ms);
   const f = (x: number): string => x.toFixed(1);
-  console.log(`${label} (${runs} alternating runs after one cold run each)`);
-  console.log(
-    `  CPU  fold median ${f(median(cpuB))} ms, fold+QA median ${f(median(cpuQ))} ms: overhead ${f(median(cpuQ) - median(cpuB))} ms ` +
-      `(min-to-min ${f(Math.min(...cpuQ) - Math.min(...cpuB))} ms)`,
-  );
-  console.log(
-    `  wall fold median ${f(median(wallB))} ms, fold+QA median ${f(median(wallQ))} ms: overhead ${f(median(wallQ) - median(wallB))} ms ` +
-      `(min-to-min ${f(Math.min(...wallQ) - Math.min(...wallB))} ms)`,
-  );
-  const [coldB, coldQ] = first as [Stats, Stats];
-  console.log(`  cold (first runs, includes JIT warm-up): fold ${f(coldB.cpu)} ms CPU, fold+QA ${f(coldQ.cpu)} ms CPU`);
-  const last = qa[qa.length - 1] as Stats;
-  console.log(
-    `  events ${last.events}, eventAt calls ${last.eventAtCalls} (${last.eventAtMs.toFixed(1)} ms), qa findings ${last.diagnostics.length}`,
-  );
-  for (const d of last.diagnostics.slice(0, 10)) console.log(`  ${d.severity} ${d.rule} seq ${String(d.seq)}: ${d.message}`);
+  const m = (v: Variant): number => median(cpu[v]);
+  const lo = (v: Variant): number => Math.min(...cpu[v]);
+  console.log(`${label}: ${runs} rounds after one cold round; process CPU ms, median (min)`);
+  for (const v of variants) console.log(`  ${v.padEnd(4)} ${f(m(v))} (${f(lo(v))})`);
+  console.log(`  QA check's own cost (qa − five):   ${f(m('qa') - m('five'))} ms (min-to-min ${f(lo('qa') - lo('five'))})`);
+  console.log(`  a fifth check class (five − four): ${f(m('five') - m('four'))} ms (min-to-min ${f(lo('five') - lo('four'))})`);
+  console.log(`  cold round: four ${f((cold[0] as Stats).cpu)}, five ${f((cold[1] as Stats).cpu)}, qa ${f((cold[2] as Stats).cpu)}`);
+  if (last) {
+    console.log(`  events ${last.events}, eventAt calls ${last.eventAtCalls}, qa findings ${last.diagnostics.length}`);
+    for (const d of last.diagnostics.slice(0, 10)) console.log(`  ${d.severity} ${d.rule} seq ${String(d.seq)}: ${d.message}`);
+  }
 }
 
-compare('stream (parse + fold)', streamRun);
-const events: unknown[] = [];
-for (let i = 0; i < eventCount; i++) events.push(parseEvent(i));
-compare('memory (fold only)', (withQa) => memoryRun(events, withQa));
+compare('stream (parse + fold + checks)', streamRun);
+if (withMemory) {
+  const events: unknown[] = [];
+  for (let i = 0; i < eventCount; i++) events.push(parseEvent(i));
+  compare('memory (fold + checks over parsed events)', (v) => memoryRun(events, v));
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SessionScript } from '../../../src/core/gen/script';
-import { QA_RULES } from '../../../src/core/qa';
+import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
+import { applyPlan, planEvent } from '../../../src/core/fold/surface';
+import { CompactionQaCheck, QA_RULES } from '../../../src/core/qa';
 import { byRule, runQa } from './adapter';
 import type { Ev } from './logs';
 import { LONG_RESULT, checkpointIndex, cleanSession, eventsOf, insertEvent, only, remapSeqs } from './logs';
@@ -200,6 +202,48 @@ describe(QA_RULES.toolPairing, () => {
     s.compact(prompt, final.message, 'Two files.');
     s.endTurn();
     expect(byRule(qa(eventsOf(s)), rule)).toEqual([]);
+  });
+
+  it('flags a call shadowed before its result arrives (the result lands without its message)', () => {
+    const text = (t: string) => ({ id: t, role: 'user', content: [{ type: 'text', text: t }], source: { kind: 'user' } });
+    const events: Ev[] = [
+      { type: 'user/message', seq: 0, time: 0, data: text('Run it.'), surfaceOp: 'append' },
+      {
+        type: 'assistant/message',
+        seq: 1,
+        time: 0,
+        data: { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'run', arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } } },
+        sourceEventSeqs: [],
+        surfaceOp: 'append',
+      },
+      { type: 'tool/call', seq: 2, time: 0, data: { turn: 1, step: 1, callId: 'c1', name: 'run', arguments: '{}' } },
+      { type: 'compaction/start', seq: 3, time: 0, data: { compactionId: 'k', turn: 1 } },
+      { type: 'compaction/summary', seq: 4, time: 0, data: { compactionId: 'k', summary: [], shadowedRange: { start: 0, end: 1 }, shadowedSeqs: [0, 1], shadowedTokenCount: 1, provider: 'p', model: 'm' } },
+      { type: 'user/message', seq: 5, time: 0, data: { content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'k' }, role: 'user', id: 'cp' }, sourceEventSeqs: [3, 4, 0, 1], surfaceOp: { op: 'replace', start: 0, end: 1 } },
+      { type: 'compaction/end', seq: 6, time: 0, data: { compactionId: 'k', turn: 1 } },
+      {
+        type: 'tool/result',
+        seq: 7,
+        time: 0,
+        data: { turn: 1, step: 1, message: { id: 'r', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }], source: { kind: 'tool', callId: 'c1' } } },
+        sourceEventSeqs: [2],
+        surfaceOp: 'append',
+      },
+    ];
+    const run = qa(events);
+    expect(byRule(run, rule)).toEqual([
+      {
+        severity: 'error',
+        rule,
+        seq: 5,
+        line: 7,
+        message:
+          'replacement at seq 5 splits tool call "c1": the assistant/message at seq 1 that made the call is shadowed, ' +
+          'and its tool/result arrives afterwards at seq 7',
+      },
+    ]);
+    // Without the late result there is nothing to report.
+    expect(byRule(qa(events.slice(0, 7)), rule)).toEqual([]);
   });
 
   it('does not blame a replace for a call that never had a result on the surface', () => {
@@ -513,6 +557,23 @@ describe('context and streaming contract', () => {
     expect(run.foldError?.index).toBe(events.length - 2);
     expect(run.diagnostics).toEqual([]);
     expect(runQa(events, { logOnlyAsNull: true }).diagnostics).toEqual([]);
+  });
+
+  it('says so and stops when it is not fed every event the fold applies', () => {
+    const events = eventsOf(cleanSession().script);
+    const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+    let plan: Plan | null = null;
+    const check = new CompactionQaCheck({ planAt: () => plan, nodes: () => state.nodes, eventAt: (seq) => events[seq] });
+    events.forEach((event, i) => {
+      plan = planEvent(event, i, state.nodes, (seq) => events[seq]);
+      applyPlan(state, plan);
+      if (i !== 2) check.event(event, i, null); // event 2 (the first prompt) is skipped
+    });
+    const found = check.finish();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ severity: 'info', rule: QA_RULES.stopped });
+    expect(found[0]?.message).toMatch(/^compaction QA stopped at seq \d+: its copy of the surface no longer matches the fold's/);
+    expect(check.finish()).toBe(found);
   });
 
   it('caps the findings listed per rule and counts the rest', () => {

@@ -10,7 +10,7 @@ import { useAppStore } from '../../../store/react';
 import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 import { Panel } from '../../widgets/Panel';
-import { estimateTokens, formatBytes, formatCount } from '../../format';
+import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
 import { bandPath, bucketAt, bucketsFor, linePath, stepAt, xOf, yOf } from './geometry';
 import type { Plot } from './geometry';
 
@@ -25,7 +25,7 @@ export function describeStep(curve: CurveData, step: number): string {
   const bytes = exact ? formatBytes(b.bytesMax) : `${formatBytes(b.bytesMin)}–${formatBytes(b.bytesMax)}`;
   const tokens = exact ? `~${formatCount(estimateTokens(b.bytesMax))}` : `~${formatCount(estimateTokens(b.bytesMin))}–${formatCount(estimateTokens(b.bytesMax))}`;
   const where = b.from === b.to ? `step ${formatCount(step)}` : `steps ${formatCount(b.from)}–${formatCount(b.to)}`;
-  return `${where}: ${bytes}, ${tokens} tokens, ${formatCount(b.messagesMax)} messages`;
+  return `${where}: ${bytes}, ${tokens} tokens, ${plural(b.messagesMax, 'message')}`;
 }
 
 function useWidth() {
@@ -135,7 +135,7 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         </svg>
       </div>
       {tip ? (
-        <div className="curve-tip" role="tooltip" style={{ left: Math.min(Math.max(0, tip.x - 90), width - 190) }}>
+        <div className="curve-tip" role="tooltip" style={tip.x > width / 2 ? { right: width - tip.x + 6 } : { left: tip.x + 6 }}>
           {tip.text}
         </div>
       ) : null}

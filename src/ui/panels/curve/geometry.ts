@@ -31,13 +31,19 @@ export function stepAt(plot: Plot, steps: number, x: number): number {
 
 const r = (n: number): string => (Math.round(n * 10) / 10).toString();
 
-/** The top edge (max per bucket) as a step line. */
+/** Where a bucket ends on the x axis: where the next one starts (the last ends at its `to`). */
+function bucketEnd(curve: CurveData, i: number): number {
+  const next = curve.buckets[i + 1];
+  return next ? next.from : (curve.buckets[i]?.to ?? 0);
+}
+
+/** A value per bucket as a step line: flat over each bucket, a vertical jump between buckets. */
 export function linePath(plot: Plot, curve: CurveData, value: (b: Bucket) => number, max: number): string {
   const parts: string[] = [];
   curve.buckets.forEach((b, i) => {
     const y = r(yOf(plot, max, value(b)));
     const x0 = r(xOf(plot, curve.steps, b.from));
-    const x1 = r(xOf(plot, curve.steps, b.to));
+    const x1 = r(xOf(plot, curve.steps, bucketEnd(curve, i)));
     parts.push(`${i === 0 ? 'M' : 'L'}${x0} ${y}`, `L${x1} ${y}`);
   });
   return parts.join(' ');
@@ -48,11 +54,11 @@ export function bandPath(plot: Plot, curve: CurveData): string {
   if (curve.buckets.length === 0) return '';
   const top: string[] = [];
   const bottom: string[] = [];
-  for (const b of curve.buckets) {
+  for (const [i, b] of curve.buckets.entries()) {
     const x0 = r(xOf(plot, curve.steps, b.from));
-    const x1 = r(xOf(plot, curve.steps, b.to));
+    const x1 = r(xOf(plot, curve.steps, bucketEnd(curve, i)));
     top.push(`${x0} ${r(yOf(plot, curve.bytesMax, b.bytesMax))}`, `${x1} ${r(yOf(plot, curve.bytesMax, b.bytesMax))}`);
-    bottom.push(`${x1} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`, `${x0} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`);
+    bottom.push(`${x0} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`, `${x1} ${r(yOf(plot, curve.bytesMax, b.bytesMin))}`);
   }
   return `M${top.join(' L')} L${bottom.reverse().join(' L')} Z`;
 }

@@ -52,6 +52,7 @@ export function PlaygroundPanel() {
         </button>
       </div>
       <div className="pg-body">
+        <p className="hint pg-note">A scratch log kept by the engine: the file you opened is not changed.</p>
         {refusal ? (
           <div className="pg-refusal" role="alert">
             <p className="pg-refusal-head">

@@ -12,13 +12,11 @@ import { Dialog } from '../../widgets/Dialog';
 import { DiffView } from '../../widgets/DiffView';
 import { SeqLink } from '../../widgets/SeqLink';
 import { REPLACEMENT_KIND_LABEL, SEVERITY_LABEL, formatCount, plural } from '../../format';
-import { MessageView } from '../views/MessageView';
-import type { ToolIndex } from '../views/MessageView';
+import { MessageView, toolIndexOf } from '../views/MessageView';
 import { CompactionBracket } from './CompactionBracket';
 import { ReplaceSizes } from './ReplaceSizes';
 
 export const REPLACE_INSPECTOR_TITLE = 'Replace inspector';
-const NO_TOOLS: ToolIndex = { calls: new Map(), results: new Map() };
 
 export function ReplaceInspector() {
   const target = useAppStore(selectReplaceTarget);
@@ -48,6 +46,7 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
   const goTo = useAppStore((s) => s.goTo);
   const pause = useAppStore((s) => s.pause);
   const close = useAppStore((s) => s.closeReplace);
+  const tools = toolIndexOf([...detail.shadowed, detail.replacement]);
   const follow = (seq: number) => {
     select(seq);
     close();
@@ -76,14 +75,14 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
             <span aria-hidden="true">⊘</span> What was shadowed ({formatCount(detail.shadowed.length)})
           </h3>
           {detail.shadowed.map((message) => (
-            <MessageView key={message.seq} message={message} tools={NO_TOOLS} selected={false} onSelect={follow} />
+            <MessageView key={message.seq} message={message} tools={tools} selected={false} onSelect={follow} expanded />
           ))}
         </section>
         <section className="ri-side" aria-labelledby="ri-after">
           <h3 id="ri-after">
             <span aria-hidden="true">⇄</span> What replaced it
           </h3>
-          <MessageView message={detail.replacement} tools={NO_TOOLS} selected={false} onSelect={follow} />
+          <MessageView message={detail.replacement} tools={tools} selected={false} onSelect={follow} expanded />
         </section>
       </div>
       {detail.prune ? (

@@ -47,7 +47,9 @@ export function ReplaceSizes({ detail }: { detail: ReplaceDetail }) {
           <span aria-hidden="true">▲</span> The replacement is not smaller than what it shadowed.
         </p>
       ) : null}
-      <p className="hint">Tokens are {detail.tokenMethod}. Bytes are the UTF-16 length of the derived message JSON.</p>
+      <p className="hint">
+        Sizes are the length of the derived message JSON (counted in characters). Tokens are {detail.tokenMethod}.
+      </p>
     </section>
   );
 }

@@ -10,12 +10,13 @@
  * surface holds at most thousands of nodes, so its per-item measurements stay cheap; the
  * million-row timeline uses the fixed-height list in widgets/VirtualList.tsx instead).
  */
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Rect, Virtualizer } from '@tanstack/react-virtual';
 import type { StepChange, SurfaceWindow } from '../../../protocol/protocol';
-import { useAppStore } from '../../../store/react';
+import { useAppStore, useAppStoreApi } from '../../../store/react';
 import { selectHighlight, selectIsReady, selectSelectedSeq } from '../../../store/selectors';
+import { registerSurface, surfaceShown } from '../../hooks/seekPacer';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
 import { useFixedViewport } from '../../widgets/VirtualList';
@@ -35,6 +36,13 @@ export function Surface() {
 function SurfaceBody() {
   const feed = useSurfaceFeed();
   const window = feed.window;
+  // Panels that follow the cursor later wait for this panel to paint the step (seekPacer.ts).
+  const store = useAppStoreApi();
+  useLayoutEffect(() => registerSurface(store), [store]);
+  const shownStep = window?.step ?? null;
+  useLayoutEffect(() => {
+    if (shownStep !== null) surfaceShown(store, shownStep);
+  }, [store, shownStep, window]);
   if (!window) return feed.error ? <p className="panel-error">Could not read the surface: {feed.error}</p> : null;
   const change = window.change;
   const step = window.step;
@@ -87,7 +95,6 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
   const fixed = useFixedViewport();
 
   const nodeAt = (index: number) => window.nodes[index - window.start] ?? null;
-  const getItemKey = useCallback((index: number) => window.nodes[index - window.start]?.seq ?? `i${index}`, [window]);
   // The app is not built with React Compiler; the virtualizer's functions are used as documented.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer<HTMLDivElement, HTMLLIElement>({
@@ -95,7 +102,8 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
     getScrollElement: () => scrollRef.current,
     estimateSize: () => SURFACE_ROW_HEIGHT,
     overscan: 8,
-    getItemKey,
+    // Items are keyed by index: after a seek the rendered items are updated in place rather than
+    // replaced (an item that changes height is measured again by the virtualizer's observer).
     ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
   });
   const items = virtualizer.getVirtualItems();

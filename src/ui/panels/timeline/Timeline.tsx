@@ -92,12 +92,15 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   );
 
   const total = data.total ?? 0;
+  // Scroll once the rows around the target have arrived: the jump and the rows then land in one
+  // commit, instead of placeholders first and the rows a frame later.
   const revealed = useRef<Reveal | null>(null);
+  const targetLoaded = reveal !== null && data.rowAt(reveal.row) !== null;
   useEffect(() => {
-    if (!reveal || revealed.current === reveal || !list.current || total === 0) return;
+    if (!reveal || !targetLoaded || revealed.current === reveal || !list.current || total === 0) return;
     revealed.current = reveal;
     list.current.scrollToIndex(reveal.row, 'center');
-  }, [reveal, total]);
+  }, [reveal, targetLoaded, total]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = selectedRow ?? -1;
@@ -139,6 +142,7 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
         count={total}
         rowHeight={ROW_HEIGHT}
         overscan={OVERSCAN}
+        recycleRows
         handleRef={list}
         onRangeChange={onRangeChange}
         scrollerProps={{

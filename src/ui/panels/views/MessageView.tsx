@@ -45,10 +45,25 @@ interface BlockProps {
   block: MessageBlock;
   load: (() => Promise<string>) | undefined;
   tools: ToolIndex;
+  /** Open tool arguments and results at first. */
+  expanded: boolean;
   onSelect: (seq: number) => void;
 }
 
-function Block({ block, load, tools, onSelect }: BlockProps) {
+/** Tool calls and results of a list of messages, by call id (for pairing them). */
+export function toolIndexOf(messages: Iterable<ViewMessage>): ToolIndex {
+  const index: ToolIndex = { calls: new Map(), results: new Map() };
+  for (const message of messages) {
+    for (const block of message.blocks) {
+      if (!block.callId) continue;
+      if (block.kind === 'tool-call') index.calls.set(block.callId, { name: block.name ?? '', seq: message.seq });
+      else if (block.kind === 'tool-result' && !index.results.has(block.callId)) index.results.set(block.callId, message.seq);
+    }
+  }
+  return index;
+}
+
+function Block({ block, load, tools, expanded, onSelect }: BlockProps) {
   const text = <ClippedText text={block.text} truncated={block.truncated} {...(load ? { loadFull: load } : {})} />;
   switch (block.kind) {
     case 'text':
@@ -67,9 +82,13 @@ function Block({ block, load, tools, onSelect }: BlockProps) {
           <div className="blk-tool-head">
             <span aria-hidden="true">→</span> tool call <b className="mono">{block.name}</b>
             <span className="mono muted">{block.callId}</span>
-            {result === undefined ? <span className="muted">no result yet</span> : <span>result <SeqLink seq={result} onSelect={onSelect} label="result" /></span>}
+            {result === undefined ? null : (
+              <span>
+                result <SeqLink seq={result} onSelect={onSelect} label="result" />
+              </span>
+            )}
           </div>
-          <details className="blk-args">
+          <details className="blk-args" open={expanded}>
             <summary>Arguments <span className="mono muted">{preview(block.text)}</span></summary>
             <div className="mono">{text}</div>
           </details>
@@ -86,7 +105,7 @@ function Block({ block, load, tools, onSelect }: BlockProps) {
             {block.isError ? <span className="sev-error">✕ error</span> : null}
             {call ? <span>call in <SeqLink seq={call.seq} onSelect={onSelect} label="call" /></span> : null}
           </div>
-          <details className="blk-args" open={block.text.length <= 300}>
+          <details className="blk-args" open={expanded || block.text.length <= 300}>
             <summary>Result · {formatCount(block.text.length)}{block.truncated ? '+' : ''} characters</summary>
             <div className="mono">{text}</div>
           </details>
@@ -105,16 +124,23 @@ export interface MessageViewProps {
   tools: ToolIndex;
   selected: boolean;
   onSelect: (seq: number) => void;
+  /** Open tool arguments and results at first (the replace inspector). */
+  expanded?: boolean;
 }
 
-export function MessageView({ message, tools, selected, onSelect }: MessageViewProps) {
+/** Who speaks: the role, except that a tool result (role "user" on the wire) reads as "tool". */
+const speaker = (message: ViewMessage): string => (message.type === 'tool/result' ? 'tool' : (message.role ?? '—'));
+
+export function MessageView({ message, tools, selected, onSelect, expanded = false }: MessageViewProps) {
   const loadFull = useLoadFull();
   const state = STATE_LABEL[message.state];
-  const classes = ['msg', `msg-${message.role ?? 'none'}`, `state-${message.state}`, message.origin === 'replacement' ? 'msg-replacement' : '', selected ? 'is-selected' : ''];
+  const classes = ['msg', `msg-${speaker(message)}`, `state-${message.state}`, message.origin === 'replacement' ? 'msg-replacement' : '', selected ? 'is-selected' : ''];
   return (
     <article className={classes.join(' ')} aria-label={`${message.type} ${message.seq}, ${state.text}`} data-seq={message.seq}>
       <header className="msg-head">
-        <span className="msg-role">{message.role ?? '—'}</span>
+        <span className="msg-role" title={message.role === null ? undefined : `role: ${message.role}`}>
+          {speaker(message)}
+        </span>
         <SeqLink seq={message.seq} onSelect={onSelect} label={message.type} />
         <Badge tone={familyClass(familyOfNodeType(message.type))}>{message.type}</Badge>
         {message.state === 'current' ? null : (
@@ -127,7 +153,14 @@ export function MessageView({ message, tools, selected, onSelect }: MessageViewP
       </header>
       {message.blocks.length === 0 && !message.empty ? <p className="muted msg-none">(no content)</p> : null}
       {message.blocks.map((block, i) => (
-        <Block key={i} block={block} tools={tools} onSelect={onSelect} load={block.truncated ? () => loadFull(message.seq, i) : undefined} />
+        <Block
+          key={i}
+          block={block}
+          tools={tools}
+          expanded={expanded}
+          onSelect={onSelect}
+          load={block.truncated ? () => loadFull(message.seq, i) : undefined}
+        />
       ))}
     </article>
   );

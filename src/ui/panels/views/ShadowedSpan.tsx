@@ -5,7 +5,7 @@
  */
 import type { ViewRow } from '../../../protocol/protocol';
 import { SeqLink } from '../../widgets/SeqLink';
-import { REPLACEMENT_KIND_LABEL, plural } from '../../format';
+import { REPLACEMENT_KIND_LABEL, formatCount, plural } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import type { ToolIndex } from './MessageView';
 import { MessageView } from './MessageView';
@@ -66,7 +66,7 @@ export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect 
         <div className="vw-span-more">
           {hidden > 0 ? (
             <button type="button" className="link-button" onClick={() => onShow(model.seq, shown + SPAN_PAGE)}>
-              Show {Math.min(hidden, SPAN_PAGE)} more of {plural(hidden, 'hidden message')}
+              {hidden <= SPAN_PAGE ? `Show all ${formatCount(transcript.length)} messages` : `Show ${formatCount(SPAN_PAGE)} more (${formatCount(hidden)} hidden)`}
             </button>
           ) : null}
           {shown > SPAN_PREVIEW ? (

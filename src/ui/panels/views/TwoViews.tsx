@@ -15,6 +15,7 @@ import { Panel } from '../../widgets/Panel';
 import { formatCount, plural } from '../../format';
 import { AlignedRow } from './AlignedRow';
 import type { ToolIndex } from './MessageView';
+import { toolIndexOf } from './MessageView';
 import { SPAN_PREVIEW } from './ShadowedSpan';
 import { useViewRows } from './useViewRows';
 
@@ -22,17 +23,7 @@ export const VIEWS_TITLE = 'Transcript and model view';
 
 /** Tool calls and results of the loaded rows, by call id (for pairing). */
 export function toolIndex(window: ViewsWindow | null): ToolIndex {
-  const index: ToolIndex = { calls: new Map(), results: new Map() };
-  for (const row of window?.rows ?? []) {
-    for (const message of [...row.transcript, row.model]) {
-      for (const block of message.blocks) {
-        if (!block.callId) continue;
-        if (block.kind === 'tool-call') index.calls.set(block.callId, { name: block.name ?? '', seq: message.seq });
-        else if (block.kind === 'tool-result' && !index.results.has(block.callId)) index.results.set(block.callId, message.seq);
-      }
-    }
-  }
-  return index;
+  return toolIndexOf((window?.rows ?? []).flatMap((row) => [...row.transcript, row.model]));
 }
 
 export function TwoViews() {
