@@ -8,6 +8,28 @@ export default defineConfig({
   plugins: [react()],
   worker: { format: 'es' },
   server: { fs: { allow: ['..'] } },
+  // Pre-bundle every dependency the browser tests reach, so a cold cache (a fresh clone in CI)
+  // does not make Vite discover one mid-run and reload the page under the tests.
+  optimizeDeps: {
+    include: [
+      'react',
+      'react/jsx-runtime',
+      'react/jsx-dev-runtime',
+      'react-dom',
+      'react-dom/client',
+      'zustand',
+      'zustand/vanilla',
+      'zustand/middleware',
+      'zustand/react/shallow',
+      'comlink',
+      'fflate',
+      'fzstd',
+      'xxhash-wasm',
+      'diff',
+      '@tanstack/react-virtual',
+      '@testing-library/react',
+    ],
+  },
   test: {
     projects: [
       {

@@ -53,12 +53,14 @@
 
   /**
    * True when the Surface panel shows the answer for `step`: its "what step k changed" line and
-   * its node list come from the same engine answer. The line names the seq step k applied
-   * (`appended 412`, `… with 905`, `… 17 is log-only`), or says "step 0".
+   * its node list come from the same engine answer, and the line carries the step in
+   * `data-surface-step` (and no node is still a placeholder). Builds without that attribute are
+   * recognised by the line's text, which names the seq step k applied (`appended 412`,
+   * `… with 905`, `… 17 is log-only`).
    */
   function surfaceShows(surface, step, seq) {
-    const list = surface.querySelector('[data-surface-step]');
-    if (list) return list.getAttribute('data-surface-step') === String(step) && !surface.querySelector('[aria-busy="true"]');
+    const marked = surface.querySelector('[data-surface-step]');
+    if (marked) return marked.getAttribute('data-surface-step') === String(step) && !surface.querySelector('[aria-busy="true"]');
     const change = surface.querySelector('.surface-change');
     if (!change) return false;
     const text = change.lastElementChild ? change.lastElementChild.textContent : '';

@@ -102,6 +102,8 @@ export class WorkerCoreClient extends TrackedClient {
   }
 
   private readonly handleError = (event: unknown): void => {
+    // Handled here (reported as the engine's death): not an uncaught error of the page.
+    (event as { preventDefault?: () => void } | null)?.preventDefault?.();
     const detail = (event as { message?: unknown } | null)?.message;
     const suffix = typeof detail === 'string' && detail !== '' ? `: ${detail}` : '';
     this.die(new EngineDeadError(`The engine worker crashed or failed to start${suffix}.`));

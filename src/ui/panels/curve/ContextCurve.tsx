@@ -95,6 +95,8 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
     move(target);
   };
   const cursorX = xOf(plot, curve.steps, step);
+  // With many replaces, their guide lines would hide the curve: keep only the markers.
+  const guides = curve.replaces.length * 8 <= width;
   const here = bucketAt(curve, step);
   const tip = hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeStep(curve, hover) };
   return (
@@ -122,16 +124,14 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
             const x = xOf(plot, curve.steps, r);
             return (
               <g key={r} className="curve-replace" data-step={r}>
-                <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} />
+                {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
                 <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
               </g>
             );
           })}
+          <line className="curve-cursor-halo" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           <line className="curve-cursor" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           {here ? <circle className="curve-dot" cx={cursorX} cy={yOf(plot, curve.bytesMax, here.bytesMax)} r={3} /> : null}
-          <text className="curve-label" x={plot.padX + 2} y={10}>
-            {formatBytes(curve.bytesMax)} max
-          </text>
         </svg>
       </div>
       {tip ? (
@@ -140,7 +140,7 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         </div>
       ) : null}
       <p className="curve-legend hint">
-        <span className="lg lg-line">━ bytes</span> <span className="lg lg-band">▒ range per pixel</span>{' '}
+        <span className="mono">max {formatBytes(curve.bytesMax)}</span> · <span className="lg lg-line">━ bytes</span> <span className="lg lg-band">▒ range per pixel</span>{' '}
         <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
         <span className="lg lg-cursor">│ cursor</span> · tokens {curve.tokenMethod}
       </p>

@@ -4,8 +4,8 @@
  * shadowed, recursively.
  *
  * Everything shown comes from one engine answer (useSurfaceFeed), so the step, the counts, the
- * change line and the nodes always agree; the list carries the step it shows in
- * `data-surface-step`. The list is virtualized with TanStack Virtual: an expanded replacement is
+ * change line and the nodes always agree; the change line carries the step they are for in
+ * `data-surface-step` (tests and the benchmark wait for it). The list is virtualized with TanStack Virtual: an expanded replacement is
  * an item as tall as its subtree, and the virtualizer measures such variable-height items (the
  * surface holds at most thousands of nodes, so its per-item measurements stay cheap; the
  * million-row timeline uses the fixed-height list in widgets/VirtualList.tsx instead).
@@ -59,7 +59,7 @@ function SurfaceBody() {
           generation <b>{window.replaceGeneration}</b>
         </span>
       </div>
-      <p className={`surface-change change-${change.kind}`}>
+      <p className={`surface-change change-${change.kind}`} data-surface-step={step}>
         <span className="mono">step {formatCount(step)}</span>
         <span aria-hidden="true" className="change-glyph">
           {CHANGE_GLYPH[change.kind]}
@@ -119,7 +119,6 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
       <ul
         className="sf-items"
         aria-label={`Surface nodes at step ${window.step}, ${plural(window.total, 'node')}`}
-        data-surface-step={window.step}
         style={{ height: virtualizer.getTotalSize() }}
       >
         {items.map((item) => {
