@@ -4,8 +4,11 @@
  * and the worker all behave as in the product. Only the URL hash and the prefs storage are kept
  * in memory (tests must not write the runner's URL or storage).
  */
+// The stylesheets index.html links.
 import '../../src/ui/styles.css';
+import '../../src/ui/teaching.css';
 import { createRoot } from 'react-dom/client';
+import { vi } from 'vitest';
 import { commands, page } from 'vitest/browser';
 import { WorkerCoreClient, createEngineWorker } from '../../src/client/WorkerCoreClient';
 import type { WorkerLike } from '../../src/client/WorkerCoreClient';
@@ -47,6 +50,9 @@ export async function mountApp(): Promise<MountedApp> {
       <App />
     </AppStoreProvider>,
   );
+  await vi.waitFor(() => {
+    if (!container.querySelector('.app[data-status="idle"] input[type="file"]')) throw new Error('the app is not rendered yet');
+  });
   return {
     store,
     workers,

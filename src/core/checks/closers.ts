@@ -30,6 +30,13 @@ export class InterruptedTurnTracker {
   private seen = false;
   private lastSeq: unknown = undefined;
   private lastTime: unknown = undefined;
+  /**
+   * The last chunk's time when it was a number (then {@link lastTime} is stale): kept in a
+   * number-only field, which V8 updates in place, without the write barrier a fresh heap
+   * number stored into {@link lastTime} costs on every chunk.
+   */
+  private lastChunkTime = 0;
+  private lastIsChunkTime = false;
   /** Position and line of the `turn/start` that opened the current turn, for reporting. */
   turnStartIndex: number | null = null;
   turnStartLine: number | null = null;
@@ -38,7 +45,14 @@ export class InterruptedTurnTracker {
   chunk(value: Record<string, unknown>): void {
     this.seen = true;
     this.lastSeq = value.seq;
-    this.lastTime = value.time;
+    const time = value.time;
+    if (typeof time === 'number') {
+      this.lastChunkTime = time;
+      this.lastIsChunkTime = true;
+    } else {
+      this.lastTime = time;
+      this.lastIsChunkTime = false;
+    }
   }
 
   /** Fold one event (already upgraded, §12) at position `index`. */
@@ -47,6 +61,7 @@ export class InterruptedTurnTracker {
     this.seen = true;
     this.lastSeq = value.seq;
     this.lastTime = value.time;
+    this.lastIsChunkTime = false;
     const data = isRecord(value.data) ? value.data : undefined;
     switch (value.type) {
       case 'turn/start':
@@ -112,7 +127,7 @@ export class InterruptedTurnTracker {
   closers(): Record<string, unknown>[] {
     if (!this.interrupted) return [];
     const turn = this.openTurn;
-    const time = this.lastTime;
+    const time = this.lastIsChunkTime ? this.lastChunkTime : this.lastTime;
     let seq = (this.lastSeq as number) + 1;
     const out: Record<string, unknown>[] = [];
     for (const [callId, { step, callSeq }] of this.pending) {

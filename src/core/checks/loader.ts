@@ -99,6 +99,8 @@ export class LoaderCheck implements EventCheck {
   private readonly seed: SeedCheck | null;
   /** True once the restore's events differ from the raw log: an upgrade, or the closers. */
   private diverged = false;
+  /** The restore's own fold step, taken over from the raw verdicts at the divergence. */
+  private readonly ownSurface: SurfaceStep | undefined;
 
   /**
    * @param header the result of `checkHeaderLine` for this log
@@ -116,11 +118,8 @@ export class LoaderCheck implements EventCheck {
     };
     this.seed = options.seed ?? null;
     const surface = options.surface;
-    const raw = options.rawSurface;
-    const step: SurfaceStep | undefined =
-      surface === undefined || raw === undefined
-        ? surface
-        : (event, index) => (this.diverged ? surface(event, index) : raw(event, index));
+    this.ownSurface = surface !== undefined && options.rawSurface !== undefined ? surface : undefined;
+    const step = surface === undefined ? undefined : (options.rawSurface ?? surface);
     this.restore = new SeedCheck(step ? { mode: 'restore', surface: step } : { mode: 'restore' });
     if (header.header !== null) {
       // Restore validates the session header before any event (§5.3). An error refuses the log;
@@ -163,7 +162,7 @@ export class LoaderCheck implements EventCheck {
     this.checkType(event, index, line);
     this.repair.event(upgraded, index, line);
     const isEndSeed = type === 'session/end-seed';
-    if (upgraded !== value) this.diverged = true;
+    if (upgraded !== value) this.diverge();
     if (verdict !== undefined) this.restore.judgedEvent(upgraded, isEndSeed, index, line, verdict);
     else this.restore.event(upgraded, index, line, upgraded === value ? text : undefined);
     this.lastIsEndSeed = isEndSeed;
@@ -180,6 +179,13 @@ export class LoaderCheck implements EventCheck {
     if (verdict !== undefined) this.restore.judgedEvent(event, false, index, line, verdict);
     else this.restore.chunkEvent(event, index, line, text);
     this.lastIsEndSeed = false;
+  }
+
+  /** From now on the restore's events are not the raw ones: it folds them itself. */
+  private diverge(): void {
+    if (this.diverged) return;
+    this.diverged = true;
+    if (this.ownSurface !== undefined) this.restore.setSurface(this.ownSurface);
   }
 
   /** L3: remember the first seq of each refused legacy kind; the verdict waits for the whole log. */
@@ -254,7 +260,7 @@ export class LoaderCheck implements EventCheck {
     if (this.finished !== null) return this.finished;
     const closers = this.repair.closers();
     this.closerEvents = closers;
-    this.diverged = true;
+    this.diverge();
     let index = this.count;
     for (const closer of closers) this.restore.event(closer, index++, null);
     const out: Diagnostic[] = [...this.notes];

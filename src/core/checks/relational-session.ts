@@ -4,7 +4,6 @@
  * step-scoped events name the open step, and every appended tool result answers a call of its
  * step. State is a few scalars plus the call ids pending in the open step.
  */
-import { isRecord } from './check';
 import type { InvariantFamily, Violation } from './relational-family';
 import { dataOf, field } from './relational-family';
 
@@ -40,8 +39,9 @@ export class SessionFamily implements InvariantFamily {
     }
     this.lastSeq = seq;
     const data = event.data;
-    const turn = isRecord(data) ? data.turn : undefined;
-    const step = isRecord(data) ? data.step : undefined;
+    // `dataOf`'s reads without its call; an array has no `turn` or `step` either.
+    const turn = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).turn : undefined;
+    const step = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).step : undefined;
     if (this.openTurn !== turn || this.openStep !== step) {
       const message = `assistant/chunk names turn ${String(turn)}/step ${String(step)} but open is turn ${String(this.openTurn)}/step ${String(this.openStep)}`;
       this.violation = { index, line, message };

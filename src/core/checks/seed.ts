@@ -194,6 +194,11 @@ export interface SeedCheckOptions {
 /** `{`: a line starting with it holds one object (an event, a packed row or an envelope). */
 const OPEN_BRACE = 0x7b;
 
+// Tri-state memo values, kept as small integers: storing them never needs a write barrier.
+const UNKNOWN = 0;
+const NO = 1;
+const YES = 2;
+
 /**
  * Streaming seed validation. It keeps two small records and nothing per event; once a failure
  * is found, later events are ignored (upstream throws on the first).
@@ -203,13 +208,14 @@ const OPEN_BRACE = 0x7b;
  * - S1: {@link mayHoldLossyNumber} clears a whole line at once. A single event's walk costs
  *   about as much as screening its line, so the screen runs only once a second event of the
  *   line arrives (the members of a packed row);
- * - S3's key rule, for a line that is one object: its events are then either the members of
- *   one packed row, all with the expansion's four envelope keys, or repeats of an identical
- *   line, which parse to the same keys; either way they pass or fail the rule together.
+ * - S3, for a line that is one object: its events are then either the members of one packed
+ *   row — all with the expansion's envelope `{type, seq, time, data}`, safe-integer seqs and
+ *   times, so all valid — or repeats of an identical line, which parse to equal events; either
+ *   way they pass or fail S3 together. Only the seq (S7) then differs from event to event.
  */
 export class SeedCheck implements EventCheck {
   private readonly mode: SessionBuildMode;
-  private readonly surface: SurfaceStep | undefined;
+  private surface: SurfaceStep | undefined;
   private first: (SeedProblem & { index: number; line: number | null }) | null = null;
   private fold: (FirstFailure & { line: number | null }) | null = null;
   /** Set by the first failure of either kind: later events are only counted. */
@@ -221,14 +227,24 @@ export class SeedCheck implements EventCheck {
   private judged: SeedProblem | null = null;
   /** The text of the previous event (dropped at the next line and by {@link finish}). */
   private lineText: string | undefined = undefined;
-  /** Whether the screen cleared {@link lineText}; `undefined` until asked. */
-  private lineSafe: boolean | undefined = undefined;
-  /** S3's key rule for the events of {@link lineText} (object lines only); `undefined` until known. */
-  private lineKeys: boolean | undefined = undefined;
+  /** Whether the screen cleared {@link lineText} (`UNKNOWN` until asked). */
+  private lineSafe = UNKNOWN;
+  /** S3's key rule for the events of {@link lineText} (object lines only). */
+  private lineKeys = UNKNOWN;
+  /** Whether the events of {@link lineText} pass S3 (object lines only). */
+  private lineEnvelope = UNKNOWN;
 
   constructor(options: SeedCheckOptions = {}) {
     this.mode = options.mode ?? 'create';
     this.surface = options.surface;
+  }
+
+  /**
+   * Replace the fold step S8 from the next event on (the loader moves from the raw fold's
+   * verdicts to its own fold when the upgrade first changes an event).
+   */
+  setSurface(surface: SurfaceStep): void {
+    this.surface = surface;
   }
 
   event(value: unknown, index: number, line: number | null, text?: string): void {
@@ -255,7 +271,9 @@ export class SeedCheck implements EventCheck {
       this.fail(losslessProblem(index), index, line);
       return;
     }
-    this.judge(record, index, line, recordShapeProblem(record, index, keysOk));
+    const problem = recordShapeProblem(record, index, keysOk);
+    this.lineEnvelope = UNKNOWN;
+    this.judge(record, index, line, problem);
   }
 
   /**
@@ -267,12 +285,39 @@ export class SeedCheck implements EventCheck {
     this.count++;
     this.endsWithEndSeed = false;
     if (this.stopped) return;
-    const keysOk = this.checkLossless(event, this.enterLine(text));
-    if (keysOk === null) {
-      this.fail(losslessProblem(index), index, line);
+    let problem: SeedProblem | null;
+    if (
+      text !== undefined &&
+      text === this.lineText &&
+      this.lineEnvelope === YES &&
+      (this.mode !== 'create' || this.isLineSafe())
+    ) {
+      // The next event of a line whose events pass S1 and S3 (see the class comment).
+      const seq = event.seq;
+      problem = seq === index ? null : contiguityProblem(seq, index);
+    } else {
+      const keysOk = this.checkLossless(event, this.enterLine(text));
+      if (keysOk === null) {
+        this.fail(losslessProblem(index), index, line);
+        return;
+      }
+      problem = chunkShapeProblem(event, index, keysOk);
+      if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) {
+        this.lineEnvelope = problem === null || problem.rule === 'seed/contiguity' ? YES : NO;
+      }
+    }
+    this.judgedIndex = index;
+    if (problem !== null) {
+      this.judged = problem;
+      this.fail(problem, index, line);
       return;
     }
-    this.judge(event, index, line, chunkShapeProblem(event, index, keysOk));
+    this.judged = null;
+    const surface = this.surface;
+    if (surface !== undefined) {
+      const message = surface(event, index);
+      if (message !== null) this.failFold(index, message, line);
+    }
   }
 
   /**
@@ -286,7 +331,7 @@ export class SeedCheck implements EventCheck {
     this.count++;
     this.endsWithEndSeed = isEndSeed;
     if (this.stopped) return;
-    this.enterLine(undefined);
+    if (this.lineText !== undefined) this.enterLine(undefined);
     if (this.mode === 'create' && !isLosslessJson(value)) {
       this.fail(losslessProblem(index), index, line);
       return;
@@ -307,14 +352,15 @@ export class SeedCheck implements EventCheck {
   private enterLine(text: string | undefined): boolean {
     if (text !== undefined && text === this.lineText) return true;
     this.lineText = text;
-    this.lineSafe = undefined;
-    this.lineKeys = undefined;
+    this.lineSafe = UNKNOWN;
+    this.lineKeys = UNKNOWN;
+    this.lineEnvelope = UNKNOWN;
     return false;
   }
 
   private isLineSafe(): boolean {
-    this.lineSafe ??= !mayHoldLossyNumber(this.lineText as string);
-    return this.lineSafe;
+    if (this.lineSafe === UNKNOWN) this.lineSafe = mayHoldLossyNumber(this.lineText as string) ? NO : YES;
+    return this.lineSafe === YES;
   }
 
   /**
@@ -324,16 +370,16 @@ export class SeedCheck implements EventCheck {
    * @returns S3's key rule, or `null` when S1 fails
    */
   private checkLossless(event: Record<string, unknown>, sameLine: boolean): boolean | null {
-    const text = this.lineText;
-    let keysOk = sameLine ? this.lineKeys : undefined;
+    let keys = sameLine ? this.lineKeys : UNKNOWN;
     if (this.mode === 'create' && !(sameLine && this.isLineSafe())) {
       const flags = topLevelPass(event);
       if ((flags & LOSSY) !== 0) return null;
-      keysOk = (flags & FOREIGN_KEY) === 0;
+      keys = (flags & FOREIGN_KEY) === 0 ? YES : NO;
     }
-    keysOk ??= hasOnlyEnvelopeKeys(event);
-    if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) this.lineKeys = keysOk;
-    return keysOk;
+    if (keys === UNKNOWN) keys = hasOnlyEnvelopeKeys(event) ? YES : NO;
+    const text = this.lineText;
+    if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) this.lineKeys = keys;
+    return keys === YES;
   }
 
   /** Record an S2–S7 verdict (for {@link shapeVerdict}) and go on with it. */
@@ -348,17 +394,20 @@ export class SeedCheck implements EventCheck {
       this.fail(problem, index, line);
       return;
     }
-    if (this.surface !== undefined) {
-      const message = this.surface(value, index);
-      if (message !== null) {
-        this.fold = { index, message, line };
-        this.stopped = true;
-      }
+    const surface = this.surface;
+    if (surface !== undefined) {
+      const message = surface(value, index);
+      if (message !== null) this.failFold(index, message, line);
     }
   }
 
   private fail(problem: SeedProblem, index: number, line: number | null): void {
     this.first = { ...problem, index, line };
+    this.stopped = true;
+  }
+
+  private failFold(index: number, message: string, line: number | null): void {
+    this.fold = { index, message, line };
     this.stopped = true;
   }
 

@@ -161,7 +161,9 @@ export function VirtualList({
   const [offset, setOffset] = useState(0);
   /** Bumped by `scrollToIndex`, so its `scrollTop` write happens after the commit even if the offset did not change. */
   const [scrollRequest, setScrollRequest] = useState(0);
-  const viewport = fixed?.height ?? measured;
+  // No list shows more rows than the window has room for: if a layout ever leaves the scroller
+  // unbounded (it then grows to its content), the list still renders a window's worth of rows.
+  const viewport = fixed?.height ?? Math.min(measured, typeof window === 'undefined' ? measured : window.innerHeight || measured);
   const geometry = useMemo(() => scrollGeometry(count, rowHeight, viewport), [count, rowHeight, viewport]);
   const scaled = geometry.pitch !== rowHeight;
   const current = Math.min(offset, geometry.maxOffset);
