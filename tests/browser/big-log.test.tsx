@@ -90,7 +90,7 @@ describe('a 1,000,000-event log', () => {
     // To the very end by the scroll container.
     grid().scrollTop = grid().scrollHeight;
     await new Promise((r) => setTimeout(r, 300));
-    console.log('SIZES', JSON.stringify(sizes), innerHeight);
+    console.log('SIZES', JSON.stringify(sizes), innerHeight, region('Timeline').querySelector('.vlist-content')?.getAttribute('data-dbg'));
     console.log('DEBUG', (region('Timeline').querySelector('.vlist-block') as HTMLElement).style.transform, (region('Timeline').querySelector('.vlist-content') as HTMLElement).style.height, grid().scrollTop, grid().scrollHeight, grid().clientHeight, JSON.stringify(timelineRows().map((r) => [r.dataset.seq ?? 'busy', Math.round(r.getBoundingClientRect().top), Math.round(r.getBoundingClientRect().bottom)])), JSON.stringify(grid().getBoundingClientRect()), JSON.stringify(app?.store.getState().load?.sessions[0]?.baseSeq));
     await expect.poll(visibleSeqs, { timeout: 10_000 }).toContain(lastSeq);
     counts.push(timelineRows().length);

@@ -254,7 +254,7 @@ export function VirtualList({
   const { className: innerClass, ...restInner } = innerProps ?? {};
   return (
     <div ref={scrollRef} className={`vlist ${scrollerClass ?? ''}`} {...restScroller}>
-      <div className="vlist-content" style={{ height: geometry.totalSize }}>
+      <div className="vlist-content" data-dbg={`${viewport}/${measured}`} style={{ height: geometry.totalSize }}>
         <div ref={blockRef} className="vlist-block" style={{ transform: blockTransform(geometry, anchor, current) }}>
           {renderOverlay?.(positions, rowHeight)}
           <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
