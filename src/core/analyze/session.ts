@@ -4,6 +4,7 @@
  * of them keeps it.
  */
 import type { EventCheck } from '../checks/check';
+import { CompactionQaCheck } from '../qa/compaction';
 import { deriveEventMessage } from '../fold/manager';
 import type { Plan, SurfaceState } from '../fold/surface';
 import { applyPlan, describeFoldError, planEvent } from '../fold/surface';
@@ -61,6 +62,8 @@ export interface AnalyzerOptions {
   checksFor?: (fold: FoldProbe) => EventCheck[];
   /** Checkpoint interval of the time-travel index (tests); chosen from the size if omitted. */
   checkpointEvery?: number;
+  /** Run the compaction QA check (default true). */
+  qa?: boolean;
 }
 
 /** Lets a check ask whether the fold refused the event it is looking at. */
@@ -91,6 +94,13 @@ export class SessionAnalyzer implements EventSink {
   private error: SurfaceErrorInfo | null = null;
   private accepted = 0;
   private readonly checks: EventCheck[];
+  /**
+   * The compaction QA check is called directly rather than through `checks`: it needs the
+   * plan just applied, and a fifth class at that call site makes it megamorphic for all.
+   */
+  private readonly qa: CompactionQaCheck | null;
+  private lastPlan: Plan | null = null;
+  private lastPlanIndex = -1;
   private readonly lookup = (seq: number): unknown => this.options.log.event(seq - this.baseSeq);
 
   constructor(options: AnalyzerOptions) {
@@ -102,6 +112,14 @@ export class SessionAnalyzer implements EventSink {
         this.accepted === count ? { nodes: this.state.nodes.slice(), replaceGeneration: this.state.replaceGeneration } : null,
     };
     this.checks = options.checksFor ? options.checksFor(probe) : [];
+    this.qa =
+      options.qa === false
+        ? null
+        : new CompactionQaCheck({
+            planAt: (index) => (index === this.lastPlanIndex ? this.lastPlan : null),
+            nodes: () => this.state.nodes,
+            eventAt: this.lookup,
+          });
     if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
   }
 
@@ -115,7 +133,9 @@ export class SessionAnalyzer implements EventSink {
     this.columns.add(value);
     if (this.error === null) this.fold(value, index, origin);
     else this.builder.add(index, null);
-    for (const check of this.checks) check.event(value, index, origin.line > 0 ? origin.line : null, text);
+    const line = origin.line > 0 ? origin.line : null;
+    for (const check of this.checks) check.event(value, index, line, text);
+    this.qa?.event(value, index, line);
   }
 
   private fold(value: unknown, index: number, origin: EventOrigin): void {
@@ -131,6 +151,8 @@ export class SessionAnalyzer implements EventSink {
     }
     const record = applyPlan(this.state, plan);
     if (record) this.replacements.push(record);
+    this.lastPlan = plan;
+    this.lastPlanIndex = index;
     builder.add(index, plan, plan.kind === 'log-only' || projectsToMessage(value));
     this.accepted = index + 1;
   }
@@ -141,6 +163,7 @@ export class SessionAnalyzer implements EventSink {
     const columns = this.columns.finish();
     const diagnostics: Diagnostic[] = [...extra];
     for (const check of this.checks) diagnostics.push(...check.finish());
+    if (this.qa) diagnostics.push(...this.qa.finish());
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
     return {

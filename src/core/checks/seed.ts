@@ -194,7 +194,7 @@ export interface SeedCheckOptions {
 /** `{`: a line starting with it holds one object (an event, a packed row or an envelope). */
 const OPEN_BRACE = 0x7b;
 
-// Tri-state memo values, kept as small integers: storing them never needs a write barrier.
+// Screen results, kept as small integers: storing them never needs a write barrier.
 const UNKNOWN = 0;
 const NO = 1;
 const YES = 2;
@@ -203,15 +203,20 @@ const YES = 2;
  * Streaming seed validation. It keeps two small records and nothing per event; once a failure
  * is found, later events are ignored (upstream throws on the first).
  *
- * When the caller passes each event's line text, consecutive events with the same text share
- * what the text decides:
- * - S1: {@link mayHoldLossyNumber} clears a whole line at once. A single event's walk costs
- *   about as much as screening its line, so the screen runs only once a second event of the
- *   line arrives (the members of a packed row);
- * - S3, for a line that is one object: its events are then either the members of one packed
- *   row — all with the expansion's envelope `{type, seq, time, data}`, safe-integer seqs and
- *   times, so all valid — or repeats of an identical line, which parse to equal events; either
- *   way they pass or fail S3 together. Only the seq (S7) then differs from event to event.
+ * When the caller passes each event's line text, runs of consecutive events with the same text
+ * share work. A line's events are a function of its text, so such a run is one line's events,
+ * possibly repeated (identical lines). For a line that is one object (it starts with `{`) the
+ * events are those of one packed row or the line's single event:
+ * - a packed row's members share their envelope shape (`{type, seq, time, data}`, safe-integer
+ *   seq and time: S3 passes), `turn`, `step`, `index` and strings, and member k+1's seq and
+ *   time are member k's plus 1 and plus a safe integer, which cannot make a lossless number
+ *   lossy (a sum is `-0` only when both terms are);
+ * - a repeated line's events equal the first copy's.
+ * So once an event passed S1–S6, the next event of the run passes them too: it only needs S7
+ * (its seq) and S8. As the check stops at its first failure, every event it still examines
+ * follows events that passed everything.
+ * For any other line (a JSON array of events) {@link mayHoldLossyNumber} screens the line once
+ * for S1 on behalf of its second and later events.
  */
 export class SeedCheck implements EventCheck {
   private readonly mode: SessionBuildMode;
@@ -225,14 +230,14 @@ export class SeedCheck implements EventCheck {
   /** The last event whose S2–S7 verdict this check computed, and that verdict. */
   private judgedIndex = -1;
   private judged: SeedProblem | null = null;
+  /** The last event that passed every check here. */
+  private passedIndex = -1;
   /** The text of the previous event (dropped at the next line and by {@link finish}). */
   private lineText: string | undefined = undefined;
+  /** Whether {@link lineText} holds one object. */
+  private lineObject = false;
   /** Whether the screen cleared {@link lineText} (`UNKNOWN` until asked). */
   private lineSafe = UNKNOWN;
-  /** S3's key rule for the events of {@link lineText} (object lines only). */
-  private lineKeys = UNKNOWN;
-  /** Whether the events of {@link lineText} pass S3 (object lines only). */
-  private lineEnvelope = UNKNOWN;
 
   constructor(options: SeedCheckOptions = {}) {
     this.mode = options.mode ?? 'create';
@@ -271,9 +276,7 @@ export class SeedCheck implements EventCheck {
       this.fail(losslessProblem(index), index, line);
       return;
     }
-    const problem = recordShapeProblem(record, index, keysOk);
-    this.lineEnvelope = UNKNOWN;
-    this.judge(record, index, line, problem);
+    this.judge(record, index, line, recordShapeProblem(record, index, keysOk));
   }
 
   /**
@@ -286,14 +289,9 @@ export class SeedCheck implements EventCheck {
     this.endsWithEndSeed = false;
     if (this.stopped) return;
     let problem: SeedProblem | null;
-    if (
-      text !== undefined &&
-      text === this.lineText &&
-      this.lineEnvelope === YES &&
-      (this.mode !== 'create' || this.isLineSafe())
-    ) {
-      // The next event of a line whose events pass S1 and S3 (see the class comment).
-      const seq = event.seq;
+    const seq = event.seq;
+    if (text !== undefined && text === this.lineText && this.lineObject) {
+      // The next event of a run whose events passed S1–S6 (see the class comment).
       problem = seq === index ? null : contiguityProblem(seq, index);
     } else {
       const keysOk = this.checkLossless(event, this.enterLine(text));
@@ -302,9 +300,6 @@ export class SeedCheck implements EventCheck {
         return;
       }
       problem = chunkShapeProblem(event, index, keysOk);
-      if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) {
-        this.lineEnvelope = problem === null || problem.rule === 'seed/contiguity' ? YES : NO;
-      }
     }
     this.judgedIndex = index;
     if (problem !== null) {
@@ -316,8 +311,12 @@ export class SeedCheck implements EventCheck {
     const surface = this.surface;
     if (surface !== undefined) {
       const message = surface(event, index);
-      if (message !== null) this.failFold(index, message, line);
+      if (message !== null) {
+        this.failFold(index, message, line);
+        return;
+      }
     }
+    this.passedIndex = index;
   }
 
   /**
@@ -340,6 +339,18 @@ export class SeedCheck implements EventCheck {
   }
 
   /**
+   * {@link event} for an event the caller knows passes every check this one would run on it
+   * (see {@link passed}).
+   *
+   * @param isEndSeed whether the event is a record of type `session/end-seed`
+   */
+  passedEvent(isEndSeed: boolean): void {
+    this.count++;
+    this.endsWithEndSeed = isEndSeed;
+    if (this.lineText !== undefined) this.enterLine(undefined);
+  }
+
+  /**
    * The S2–S7 verdict this check computed for event `index` (`null`: it passed them), or
    * `undefined` when that was not the last event it examined (it stops at its first failure).
    * S2–S7 depend on the event and its index only, so create and restore agree on them.
@@ -348,13 +359,17 @@ export class SeedCheck implements EventCheck {
     return this.judgedIndex === index ? this.judged : undefined;
   }
 
+  /** Whether event `index` was the last event examined here and passed all of S1–S8. */
+  passed(index: number): boolean {
+    return this.passedIndex === index;
+  }
+
   /** Note the event's text; true when it is the previous event's text. */
   private enterLine(text: string | undefined): boolean {
     if (text !== undefined && text === this.lineText) return true;
     this.lineText = text;
+    this.lineObject = text !== undefined && text.charCodeAt(0) === OPEN_BRACE;
     this.lineSafe = UNKNOWN;
-    this.lineKeys = UNKNOWN;
-    this.lineEnvelope = UNKNOWN;
     return false;
   }
 
@@ -364,22 +379,19 @@ export class SeedCheck implements EventCheck {
   }
 
   /**
-   * S1 (create mode only) and S3's key rule for a record, sharing the line's answers where they
-   * apply (see the class comment).
+   * S1 (create mode only) and S3's key rule for a record, taking what the line's previous event
+   * settles (see the class comment).
    *
    * @returns S3's key rule, or `null` when S1 fails
    */
   private checkLossless(event: Record<string, unknown>, sameLine: boolean): boolean | null {
-    let keys = sameLine ? this.lineKeys : UNKNOWN;
+    if (sameLine && this.lineObject) return true;
     if (this.mode === 'create' && !(sameLine && this.isLineSafe())) {
       const flags = topLevelPass(event);
       if ((flags & LOSSY) !== 0) return null;
-      keys = (flags & FOREIGN_KEY) === 0 ? YES : NO;
+      return (flags & FOREIGN_KEY) === 0;
     }
-    if (keys === UNKNOWN) keys = hasOnlyEnvelopeKeys(event) ? YES : NO;
-    const text = this.lineText;
-    if (text !== undefined && text.charCodeAt(0) === OPEN_BRACE) this.lineKeys = keys;
-    return keys === YES;
+    return hasOnlyEnvelopeKeys(event);
   }
 
   /** Record an S2–S7 verdict (for {@link shapeVerdict}) and go on with it. */
@@ -397,8 +409,12 @@ export class SeedCheck implements EventCheck {
     const surface = this.surface;
     if (surface !== undefined) {
       const message = surface(value, index);
-      if (message !== null) this.failFold(index, message, line);
+      if (message !== null) {
+        this.failFold(index, message, line);
+        return;
+      }
     }
+    this.passedIndex = index;
   }
 
   private fail(problem: SeedProblem, index: number, line: number | null): void {

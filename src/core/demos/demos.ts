@@ -89,11 +89,22 @@ export function demos(): Demo[] {
       'A nested compaction',
       'A later compaction can shadow an earlier checkpoint (a replace of a replacement), and its range can run from a higher seq to a lower one.',
       (s, narrate) => {
-        const q = s.userTurn('Remember the number 7, then tell me about Rome.');
-        const a = s.assistant('Noted: 7. Rome was founded, by legend, in 753 BC.');
-        const first = s.compact(q, q, 'The user asked me to remember 7 and to talk about Rome.');
+        const q = s.userTurn(
+          'Remember the number 7. Then tell me about Rome: its founding legend, the kingdom, the republic, ' +
+            'the empire, and why the western half fell while the eastern half lasted another thousand years. ' +
+            'Compare the two halves on money, armies, borders and religion, and keep it short enough to read in a minute.',
+        );
+        const a = s.assistant(
+          'Noted: 7. By legend Romulus founded Rome in 753 BC. Seven kings ruled until 509 BC, when the republic ' +
+            'began; after a century of civil wars Augustus became the first emperor in 27 BC. The western empire ' +
+            'fell in 476 under invasions, debt and divided rule; the eastern empire, richer and easier to defend, ' +
+            'lasted until 1453.',
+        );
+        const first = s.compact(q, q, 'Remember 7; the user asked about Rome.');
         narrate(first, `First compaction: checkpoint ${first} replaces node ${q} and takes its place, before ${a.message}.`);
-        const second = s.compact(first, a.message, 'Remember 7; Rome was founded in 753 BC.');
+        const more = s.assistant('Shall I go on with Byzantium?');
+        narrate(more.message, 'A new answer appends after them.');
+        const second = s.compact(first, a.message, 'Remember 7; Rome: founded 753 BC, republic 509 BC, empire 27 BC, west fell 476, east 1453.');
         narrate(
           second,
           `Second compaction: a replace of a replacement, from ${first} to ${a.message}. start ${first} > end ${a.message} numerically, ` +

@@ -196,6 +196,22 @@ export function VirtualList({
     element.scrollTop = target;
   }, [scrollRequest]);
 
+  // The compressed geometry reserves a viewport-sized padding at the end, so a list scrolled to
+  // its end would no longer end exactly at its last row after the viewport changes size (a
+  // panel above or below it grows): keep such a list pinned to its end.
+  const previousGeometry = useRef(geometry);
+  useLayoutEffect(() => {
+    const previous = previousGeometry.current;
+    previousGeometry.current = geometry;
+    const element = scrollRef.current;
+    if (previous === geometry || !element || previous.count !== geometry.count) return;
+    const atEnd = previous.maxOffset > 0 && lastTop.current >= previous.maxOffset - 1;
+    if (!atEnd || lastTop.current === geometry.maxOffset) return;
+    lastTop.current = geometry.maxOffset;
+    element.scrollTop = geometry.maxOffset;
+    setOffset(geometry.maxOffset);
+  }, [geometry]);
+
   useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
@@ -254,7 +270,7 @@ export function VirtualList({
   const { className: innerClass, ...restInner } = innerProps ?? {};
   return (
     <div ref={scrollRef} className={`vlist ${scrollerClass ?? ''}`} {...restScroller}>
-      <div className="vlist-content" data-dbg={`${viewport}/${measured}`} style={{ height: geometry.totalSize }}>
+      <div className="vlist-content" style={{ height: geometry.totalSize }}>
         <div ref={blockRef} className="vlist-block" style={{ transform: blockTransform(geometry, anchor, current) }}>
           {renderOverlay?.(positions, rowHeight)}
           <Inner className={`vlist-rows ${innerClass ?? ''}`} {...restInner}>
