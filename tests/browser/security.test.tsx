@@ -95,7 +95,7 @@ afterEach(() => {
 
 describe('hostile log content', () => {
   it('is rendered as text in every view: nothing runs, no element is injected, nothing is fetched', async () => {
-    window.__pwned = undefined;
+    delete window.__pwned;
     const before = new Set(performance.getEntriesByType('resource').map((e) => e.name));
     app = await mountApp();
     const input = document.querySelector<HTMLInputElement>('input[type="file"]');
