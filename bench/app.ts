@@ -16,6 +16,7 @@
  * The page is instrumented by bench/app-probe.js; the app has no benchmark hooks.
  */
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import type { Browser, CDPSession, Page } from 'playwright';
@@ -77,6 +78,8 @@ export interface SeekStats {
 }
 
 export interface AppBenchResult {
+  /** Cores and 1-minute load average before and after: other work on the machine slows every figure. */
+  machine: { cores: number; loadBefore: number; loadAfter: number };
   file: { path: string; bytes: number; events: number };
   checkMs: number | null;
   load: { firstRowsMs: number; firstPaintMs: number; readyMs: number; engineMs: number | null; ratioToCheck: number | null };
@@ -321,6 +324,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
   const seekCount = options.seeks ?? 120;
   if (!existsSync(options.file)) throw new Error(`no log at ${options.file}: run npm run bench first`);
   const bytes = statSync(options.file).size;
+  const loadBefore = loadavg()[0] as number;
   log('app: vite build');
   await build({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
   const server = await preview({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR }, preview: { host: '127.0.0.1', port: 4390 } });
@@ -352,6 +356,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       const tasks = await longTasks(page);
       const rows = [...scrolled.rows, seekRows];
       result = {
+        machine: { cores: availableParallelism(), loadBefore, loadAfter: NaN },
         file: { path: options.file, bytes, events: loaded.events },
         checkMs: options.checkMs,
         load: {
@@ -384,7 +389,8 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       const loaded = await load(page, options.file);
       await page.waitForTimeout(1000);
       const timings = await seeks(page, seekCount, loaded.events, loaded.firstSeq);
-      return { ...result, seek: { vsync: result.seek.vsync, unlimited: seekStats(timings) } };
+      const machine = { ...result.machine, loadAfter: loadavg()[0] as number };
+      return { ...result, machine, seek: { vsync: result.seek.vsync, unlimited: seekStats(timings) } };
     } finally {
       await unlimited.close();
     }
@@ -416,7 +422,8 @@ export function appTable(r: AppBenchResult): string {
 | (c) … at 60 Hz, incl. waiting for the display's next frame: p50 / p95 (commit p95) | ${ms(v.frameP50, 1)} / ${ms(v.frameP95, 1)} (${ms(v.commitP95, 1)}) | — | |
 | (d) timeline row elements, max over ${r.rows.samples} scroll positions and seeks | ${r.rows.max}; last seq ${r.rows.lastSeq} ${r.rows.lastSeqVisible ? 'visible' : '**not visible**'} at the end | < 200 | ${pass(r.rows.max < 200 && r.rows.lastSeqVisible)} |
 | (e) **worker memory after load / file** (heap ${mb(r.memory.workerHeapUsed)} + buffers ${mb(r.memory.workerBackingStores)}; page heap ${mb(r.memory.pageHeapUsed)}) | **${r.memory.ratioToFile.toFixed(2)}×** (${mb(r.memory.workerTotal)}) | ≤ 3× | ${pass(r.memory.ratioToFile <= 3)} |
-| playback at 1000 steps/s for ${r.play.seconds} s | reached step ${r.play.steps} | — | |`;
+| playback at 1000 steps/s for ${r.play.seconds} s | reached step ${r.play.steps} | — | |
+| machine: cores / 1-min load average before → after | ${r.machine.cores} / ${r.machine.loadBefore.toFixed(1)} → ${r.machine.loadAfter.toFixed(1)} | | |`;
 }
 
 function flag(name: string): string | undefined {

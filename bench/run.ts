@@ -3,7 +3,10 @@
  * fresh processes of the same run, and measure seeks. Prints a Markdown table of ratios and
  * writes bench/out/latest.json.
  *
- *   npm run bench -- [--events 1000000] [--seed 1] [--runs 3]
+ *   npm run bench -- [--events 1000000] [--seed 1] [--runs 3] [--no-app]
+ *
+ * Then, unless `--no-app`, the app benchmark (bench/app.ts) on the same log, given this run's
+ * `check` time; its table follows and its results go into latest.json under `app`.
  */
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ function arg(name: string, fallback: number): number {
 const events = arg('events', 1_000_000);
 const seed = arg('seed', 1);
 const runs = arg('runs', 3);
+const withApp = !process.argv.includes('--no-app');
 const outDir = join(process.cwd(), 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
 const file = join(outDir, `gen-${events}-seed${seed}.jsonl`);
@@ -118,6 +122,11 @@ async function main(): Promise<void> {
 | peak RSS of the baseline | ${mb(baseRss)} = ${f(report.ratios.baselineRssOverFile)}× file | — |
 | nodes that ever lived / replacements | ${String(last.nodesEverLived)} / ${String(last.replacements)} | — |
 | index size (checkpoint every ${String(last.checkpointEvery)} steps) | ${mb(last.indexBytes as number)} | — |`);
+  if (!withApp) return;
+  const { appTable, runAppBench } = await import('./app');
+  const app = await runAppBench({ file, checkMs });
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ ...report, app }, null, 2)}\n`);
+  console.log(`\n${appTable(app)}`);
 }
 
 void main();

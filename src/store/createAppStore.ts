@@ -9,7 +9,7 @@ import type { CoreClient } from '../client/CoreClient';
 import { createLatestWins } from '../client/latestWins';
 import { createPlaygroundClient } from '../client/PlaygroundClient';
 import { memoryStorage, noLocation, resolveDeps } from './deps';
-import type { AppStoreDeps, ResolvedDeps } from './deps';
+import type { AppStoreDeps, ResolvedDeps, StorageLike } from './deps';
 import { createCursorSlice } from './slices/cursor';
 import { applyDeepLink, createDeepLinkSlice, syncDeepLinkToLocation } from './slices/deepLink';
 import { createDemoSlice } from './slices/demo';
@@ -23,6 +23,26 @@ import { createViewSlice } from './slices/view';
 import type { AppState, AppStoreApi, StoreContext } from './types';
 
 export const PREFS_KEY = 'surface-lens:prefs';
+
+/**
+ * The persist middleware writes the prefs after every state change, a seek included; the prefs
+ * rarely change, so identical writes are skipped (`localStorage.setItem` is synchronous).
+ */
+function unchangedSkipped(storage: StorageLike): StorageLike {
+  const written = new Map<string, string>();
+  return {
+    getItem: (key) => storage.getItem(key),
+    setItem: (key, value) => {
+      if (written.get(key) === value) return;
+      written.set(key, value);
+      storage.setItem(key, value);
+    },
+    removeItem: (key) => {
+      written.delete(key);
+      storage.removeItem(key);
+    },
+  };
+}
 
 export type AppStore = AppStoreApi;
 
@@ -72,7 +92,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
       {
         name: PREFS_KEY,
         version: 1,
-        storage: createJSONStorage<PersistedPrefs>(() => resolved.storage),
+        storage: createJSONStorage<PersistedPrefs>(() => unchangedSkipped(resolved.storage)),
         partialize: partializePrefs,
         merge: mergePrefs,
       },

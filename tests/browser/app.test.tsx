@@ -24,6 +24,8 @@ async function open(name: string, bytes: Uint8Array): Promise<void> {
 }
 
 const waitForStatus = (pattern: RegExp, timeout = 20_000) => expect.poll(statusText, { timeout }).toMatch(pattern);
+/** Panels follow a seek within a frame or two; a loaded machine may take longer. */
+const poll = <T,>(read: () => T) => expect.poll(read, { timeout: 10_000 });
 
 async function press(name: string): Promise<void> {
   await userEvent.click(button(name));
@@ -33,9 +35,9 @@ async function press(name: string): Promise<void> {
 async function nextReplace(): Promise<number> {
   const from = transportStep();
   await press('Next replace');
-  await expect.poll(transportStep).not.toBe(from);
+  await poll(transportStep).not.toBe(from);
   const step = transportStep();
-  await expect.poll(surfaceStep).toBe(step);
+  await poll(surfaceStep).toBe(step);
   return step;
 }
 
@@ -52,7 +54,7 @@ describe('the app with its engine worker', () => {
       await open('compaction-recovery.jsonl', await readFixture(SHARED_FIXTURE));
       await waitForStatus(/^Loaded 31 events\.$/);
       await press('Go to start');
-      await expect.poll(surfaceStep).toBe(0);
+      await poll(surfaceStep).toBe(0);
       // The summarizing compaction: user/message seq 21 replaces node 4.
       expect(await nextReplace()).toBe(22);
       const surface = region('Surface');
@@ -64,9 +66,9 @@ describe('the app with its engine worker', () => {
       expect(node?.textContent).toContain('replaced 1');
       // It expands to what it shadowed.
       await userEvent.click(button('Show what 21 replaced'));
-      await expect.poll(() => surface.querySelector('li[data-seq="21"] li[data-seq="4"]')?.textContent ?? '').toContain('shadowed by 21');
+      await poll(() => surface.querySelector('li[data-seq="21"] li[data-seq="4"]')?.textContent ?? '').toContain('shadowed by 21');
       // The timeline's gutter brackets the shadowed range.
-      await expect.poll(() => bracket(21)?.dataset.first).toBe('4');
+      await poll(() => bracket(21)?.dataset.first).toBe('4');
       expect(bracket(21)?.dataset.last).toBe('4');
       expect(bracket(21)?.dataset.depth).toBe('0');
     },
@@ -77,25 +79,29 @@ describe('the app with its engine worker', () => {
     await open('teaching.jsonl', await readFixture('tests/fixtures/teaching.jsonl'));
     await waitForStatus(/^Loaded 54 events\.$/);
     await press('Go to start');
-    await expect.poll(surfaceStep).toBe(0);
+    await poll(surfaceStep).toBe(0);
     // A tool-result prune (seq 30 replaces 11), then a compaction (seq 43 replaces 2…39).
     expect(await nextReplace()).toBe(31);
     expect(region('Surface').querySelector('.surface-change')?.textContent).toContain('with 30');
     expect(surfaceSeqs()).toContain(30);
-    await expect.poll(() => bracket(30)?.dataset.depth).toBe('0');
+    await poll(() => bracket(30)?.dataset.depth).toBe('0');
     expect(await nextReplace()).toBe(44);
     expect(region('Surface').querySelector('.surface-change')?.textContent).toContain('replaced 2…39');
     expect(surfaceSeqs()[0]).toBe(43);
     expect(surfaceSeqs()).not.toContain(30);
-    // The compaction's bracket, with the prune nested one column in.
-    await expect.poll(() => bracket(43)?.dataset.depth).toBe('0');
-    await expect.poll(() => bracket(30)?.dataset.depth).toBe('1');
+    // The compaction's bracket, with the prune nested one column in (the prune's node, 11, is
+    // near the top: show the top of the timeline).
+    await poll(() => region('Timeline').querySelector('[role="row"][data-seq="43"]')?.getAttribute('aria-selected')).toBe('true');
+    const grid = region('Timeline').querySelector<HTMLElement>('[role="grid"]') as HTMLElement;
+    grid.scrollTop = 0;
+    await poll(() => bracket(43)?.dataset.depth).toBe('0');
+    await poll(() => bracket(30)?.dataset.depth).toBe('1');
     expect(Number(bracket(43)?.dataset.first)).toBe(2);
     expect(Number(bracket(30)?.getBoundingClientRect().left)).toBeGreaterThan(Number(bracket(43)?.getBoundingClientRect().left));
     // Back to the prune: the compaction is no longer applied.
     await press('Previous replace');
-    await expect.poll(surfaceStep).toBe(31);
-    await expect.poll(() => bracket(43)).toBeNull();
+    await poll(surfaceStep).toBe(31);
+    await poll(() => bracket(43)).toBeNull();
   });
 
   it('shows a surface error with seq, line and rule message, and keeps the valid prefix navigable', async () => {
@@ -109,22 +115,22 @@ describe('the app with its engine worker', () => {
     expect(banner).toContain('surface/missing-shadowed-source');
     expect(banner).toContain('The first 1,177 events stay fully navigable.');
     // The cursor stops at the end of the valid prefix; stepping works both ways inside it.
-    await expect.poll(surfaceStep).toBe(1177);
+    await poll(surfaceStep).toBe(1177);
     expect(button('Next step').getAttribute('aria-disabled')).toBe('true');
     await press('Previous step');
-    await expect.poll(surfaceStep).toBe(1176);
+    await poll(surfaceStep).toBe(1176);
     await press('Next step');
-    await expect.poll(surfaceStep).toBe(1177);
+    await poll(surfaceStep).toBe(1177);
     await press('Go to start');
-    await expect.poll(surfaceStep).toBe(0);
+    await poll(surfaceStep).toBe(0);
     await press('Next step');
     await press('Next step');
-    await expect.poll(surfaceStep).toBe(2);
+    await poll(surfaceStep).toBe(2);
     await press('Previous step');
-    await expect.poll(surfaceStep).toBe(1);
+    await poll(surfaceStep).toBe(1);
     // The refused event is marked in the timeline, and "Show event" goes there.
     await userEvent.click(button('Show event'));
-    await expect.poll(() => region('Timeline').querySelector('[role="row"][data-seq="1177"]')?.className ?? '').toContain('state-rejected');
+    await poll(() => region('Timeline').querySelector('[role="row"][data-seq="1177"]')?.className ?? '').toContain('state-rejected');
   });
 
   it('shows where decoding stopped in a damaged file, and keeps what came before', async () => {
@@ -132,11 +138,11 @@ describe('the app with its engine worker', () => {
     await open('violation-unparsable.jsonl', await readFixture('tests/fixtures/violation-unparsable.jsonl'));
     await waitForStatus(/^Loaded 1165 events\. Decoding stopped at line 216: line 216 is not valid JSON/);
     expect(document.querySelector('[aria-label="Decode error"]')?.textContent).toContain('Decoding stopped at line 216 (byte 86,245)');
-    await expect.poll(surfaceStep).toBe(1165);
+    await poll(surfaceStep).toBe(1165);
     await press('Previous step');
-    await expect.poll(surfaceStep).toBe(1164);
+    await poll(surfaceStep).toBe(1164);
     await press('Next step');
-    await expect.poll(surfaceStep).toBe(1165);
+    await poll(surfaceStep).toBe(1165);
   });
 
   it('reports a stopped engine and reloads the file on a new one', async () => {
@@ -150,7 +156,7 @@ describe('the app with its engine worker', () => {
     await waitForStatus(/^Loaded 54 events\.$/);
     expect(app.workers).toHaveLength(2);
     await press('Go to start');
-    await expect.poll(surfaceStep).toBe(0);
+    await poll(surfaceStep).toBe(0);
   });
 
   it('reports an engine that crashed (an uncaught error in the worker) and offers to reload', async () => {

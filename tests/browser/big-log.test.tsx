@@ -69,16 +69,13 @@ describe('a 1,000,000-event log', () => {
   }, 120_000);
   afterAll(() => app?.unmount());
 
-  it('loads every event', () => {
+  it('loads every event', async () => {
     expect(events).toBeGreaterThanOrEqual(EVENTS);
-    expect(grid().getAttribute('aria-rowcount')).toBe(String(events));
+    await expect.poll(() => grid().getAttribute('aria-rowcount')).toBe(String(events));
   });
 
   it('scrolls to its end with a bounded number of row elements, and shows the last seq', async () => {
     const lastSeq = events - 1; // generated logs start at seq 0
-    const sizes: number[] = [];
-    new ResizeObserver(() => sizes.push(grid().clientHeight)).observe(grid());
-    (window as unknown as { __sizes: number[] }).__sizes = sizes;
     const counts: number[] = [timelineRows().length];
     // Jumps through the whole range, as dragging the scrollbar does.
     for (const fraction of [0.1, 0.37, 0.5, 0.81, 0.999]) {
@@ -89,9 +86,6 @@ describe('a 1,000,000-event log', () => {
     }
     // To the very end by the scroll container.
     grid().scrollTop = grid().scrollHeight;
-    await new Promise((r) => setTimeout(r, 300));
-    console.log('SIZES', JSON.stringify(sizes), innerHeight, region('Timeline').querySelector('.vlist-content')?.getAttribute('data-dbg'));
-    console.log('DEBUG', (region('Timeline').querySelector('.vlist-block') as HTMLElement).style.transform, (region('Timeline').querySelector('.vlist-content') as HTMLElement).style.height, grid().scrollTop, grid().scrollHeight, grid().clientHeight, JSON.stringify(timelineRows().map((r) => [r.dataset.seq ?? 'busy', Math.round(r.getBoundingClientRect().top), Math.round(r.getBoundingClientRect().bottom)])), JSON.stringify(grid().getBoundingClientRect()), JSON.stringify(app?.store.getState().load?.sessions[0]?.baseSeq));
     await expect.poll(visibleSeqs, { timeout: 10_000 }).toContain(lastSeq);
     counts.push(timelineRows().length);
     // And from the start to the end by keyboard.

@@ -72,12 +72,26 @@ function loaderSummary(loader: LoaderCheck): Diagnostic {
   return { severity: 'info', rule: 'loader/result', seq: null, line: null, message };
 }
 
+/** `{`: a line starting with it holds one object (an event, a packed row or an envelope). */
+const OPEN_BRACE = 0x7b;
+
 /**
  * All standard checks behind one {@link EventCheck}: the analyzer's per-event call stays
  * monomorphic, each check is called directly, and the loader can reuse the seed check's work.
  * Findings come in the fixed order seed, loader, loader summary, relational.
+ *
+ * Most events are `assistant/chunk`s, mostly members of packed rows; each check has a path for
+ * them that skips what cannot apply. The events of one line that holds one object are a packed
+ * row's members (all chunks, with one `turn` and `step`) or the line's single event, so after
+ * the first, the next events of the line need no type test. A line is recognised by its number
+ * (the analyzer passes each event's line; the events of a line are consecutive and share it),
+ * which is cheaper to compare than its text.
  */
 class StandardChecks implements EventCheck {
+  /** The previous event's line and whether it holds one object and the event was a chunk. */
+  private runLine: number | null = null;
+  private runObjectChunk = false;
+
   constructor(
     private readonly seed: SeedCheck,
     private readonly loader: LoaderCheck | null,
@@ -85,12 +99,24 @@ class StandardChecks implements EventCheck {
   ) {}
 
   event(value: unknown, index: number, line: number | null, text?: string): void {
+    let sameLine = false;
+    let chunk: boolean;
+    if (line !== null && line === this.runLine && text !== undefined) {
+      // `=== true`: a plain test of a boolean field costs V8 a full ToBoolean.
+      sameLine = this.runObjectChunk === true;
+      chunk = sameLine || (isRecord(value) && value.type === 'assistant/chunk');
+    } else {
+      chunk = isRecord(value) && value.type === 'assistant/chunk';
+      this.runLine = line;
+      this.runObjectChunk = chunk && text !== undefined && text.charCodeAt(0) === OPEN_BRACE;
+    }
     // The seed check goes first: the loader reuses its verdict on this event.
-    if (isRecord(value) && value.type === 'assistant/chunk') {
-      // Most events are chunks; each check has a path for them that skips what cannot apply.
-      this.seed.chunkEvent(value, index, line, text);
-      if (this.loader !== null) this.loader.chunkEvent(value, index, line, text);
-      this.relational.chunkEvent(value, index, line);
+    if (chunk === true) {
+      const event = value as Record<string, unknown>;
+      this.seed.chunkEvent(event, index, line, text, sameLine);
+      if (this.loader !== null) this.loader.chunkEvent(event, index, line, text);
+      // A line's chunks share their turn and step.
+      this.relational.chunkEvent(event, index, line, sameLine);
       return;
     }
     this.seed.event(value, index, line, text);
@@ -99,6 +125,7 @@ class StandardChecks implements EventCheck {
   }
 
   finish(): Diagnostic[] {
+    this.runLine = null;
     const out = this.seed.finish();
     if (this.loader !== null) out.push(...this.loader.finish(), loaderSummary(this.loader));
     out.push(...this.relational.finish());

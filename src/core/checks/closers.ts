@@ -31,12 +31,12 @@ export class InterruptedTurnTracker {
   private lastSeq: unknown = undefined;
   private lastTime: unknown = undefined;
   /**
-   * The last chunk's time when it was a number (then {@link lastTime} is stale): kept in a
+   * The last event's time when it was a number (then {@link lastTime} is stale): kept in a
    * number-only field, which V8 updates in place, without the write barrier a fresh heap
-   * number stored into {@link lastTime} costs on every chunk.
+   * number stored into {@link lastTime} would cost on every event.
    */
-  private lastChunkTime = 0;
-  private lastIsChunkTime = false;
+  private lastNumberTime = 0;
+  private lastTimeIsNumber = false;
   /** Position and line of the `turn/start` that opened the current turn, for reporting. */
   turnStartIndex: number | null = null;
   turnStartLine: number | null = null;
@@ -45,13 +45,16 @@ export class InterruptedTurnTracker {
   chunk(value: Record<string, unknown>): void {
     this.seen = true;
     this.lastSeq = value.seq;
-    const time = value.time;
+    this.noteTime(value.time);
+  }
+
+  private noteTime(time: unknown): void {
     if (typeof time === 'number') {
-      this.lastChunkTime = time;
-      this.lastIsChunkTime = true;
+      this.lastNumberTime = time;
+      this.lastTimeIsNumber = true;
     } else {
       this.lastTime = time;
-      this.lastIsChunkTime = false;
+      this.lastTimeIsNumber = false;
     }
   }
 
@@ -60,8 +63,7 @@ export class InterruptedTurnTracker {
     if (!isRecord(value)) return;
     this.seen = true;
     this.lastSeq = value.seq;
-    this.lastTime = value.time;
-    this.lastIsChunkTime = false;
+    this.noteTime(value.time);
     const data = isRecord(value.data) ? value.data : undefined;
     switch (value.type) {
       case 'turn/start':
@@ -127,7 +129,7 @@ export class InterruptedTurnTracker {
   closers(): Record<string, unknown>[] {
     if (!this.interrupted) return [];
     const turn = this.openTurn;
-    const time = this.lastIsChunkTime ? this.lastChunkTime : this.lastTime;
+    const time = this.lastTimeIsNumber ? this.lastNumberTime : this.lastTime;
     let seq = (this.lastSeq as number) + 1;
     const out: Record<string, unknown>[] = [];
     for (const [callId, { step, callSeq }] of this.pending) {

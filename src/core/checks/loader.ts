@@ -34,6 +34,22 @@ export const KNOWN_SESSION_EVENT_TYPES: ReadonlySet<unknown> = new Set([
   'web/deepseek-search-llm-request',
 ]);
 
+/** The known types grouped by length: a test compares with a few strings and hashes none. */
+const KNOWN_BY_LENGTH: string[][] = [];
+for (const type of KNOWN_SESSION_EVENT_TYPES as ReadonlySet<string>) (KNOWN_BY_LENGTH[type.length] ??= []).push(type);
+
+/**
+ * `KNOWN_SESSION_EVENT_TYPES.has(type)`, without the Set: a type string fresh from `JSON.parse`
+ * would be hashed for every lookup.
+ */
+export function isKnownSessionEventType(type: unknown): boolean {
+  if (typeof type !== 'string') return false;
+  const bucket = KNOWN_BY_LENGTH[type.length];
+  if (bucket === undefined) return false;
+  for (let i = 0; i < bucket.length; i++) if (bucket[i] === type) return true;
+  return false;
+}
+
 /** What upstream's `load` ends with. */
 export interface LoaderResult {
   /** The exact error `load` would throw (wrapped per §11), or `null` when it loads. */
@@ -58,8 +74,10 @@ export interface LoaderCheckOptions {
    */
   rawSurface?: SurfaceStep;
   /**
-   * A create-mode {@link SeedCheck} fed the same events just before this check: the restore takes
-   * its S2–S7 verdicts for the events the upgrade leaves unchanged instead of recomputing them.
+   * A create-mode {@link SeedCheck} fed the same events just before this check, with `rawSurface`
+   * (when given) as its fold step: for the events the upgrade leaves unchanged the restore takes
+   * its S2–S7 verdicts instead of recomputing them, and while no event has changed, an event it
+   * passed passes the restore too.
    */
   seed?: SeedCheck;
 }
@@ -101,6 +119,10 @@ export class LoaderCheck implements EventCheck {
   private diverged = false;
   /** The restore's own fold step, taken over from the raw verdicts at the divergence. */
   private readonly ownSurface: SurfaceStep | undefined;
+  /** Whether the restore's S8 is the raw fold's verdict (until the divergence). */
+  private readonly rawSurfaceUsed: boolean;
+  /** The index after the last event given to the restore (it skips events that pass anyway). */
+  private restoreNext = 0;
 
   /**
    * @param header the result of `checkHeaderLine` for this log
@@ -119,6 +141,7 @@ export class LoaderCheck implements EventCheck {
     this.seed = options.seed ?? null;
     const surface = options.surface;
     this.ownSurface = surface !== undefined && options.rawSurface !== undefined ? surface : undefined;
+    this.rawSurfaceUsed = this.ownSurface !== undefined;
     const step = surface === undefined ? undefined : (options.rawSurface ?? surface);
     this.restore = new SeedCheck(step ? { mode: 'restore', surface: step } : { mode: 'restore' });
     if (header.header !== null) {
@@ -163,8 +186,13 @@ export class LoaderCheck implements EventCheck {
     this.repair.event(upgraded, index, line);
     const isEndSeed = type === 'session/end-seed';
     if (upgraded !== value) this.diverge();
-    if (verdict !== undefined) this.restore.judgedEvent(upgraded, isEndSeed, index, line, verdict);
-    else this.restore.event(upgraded, index, line, upgraded === value ? text : undefined);
+    if (this.restoreFollowsSeed() && (this.seed as SeedCheck).passed(index)) {
+      // The restore passes it too (see restoreFollowsSeed); its counts are not used.
+    } else {
+      if (verdict !== undefined) this.restore.judgedEvent(upgraded, isEndSeed, index, line, verdict);
+      else this.restore.event(upgraded, index, line, upgraded === value ? this.restoreText(index, text) : undefined);
+      this.restoreNext = index + 1;
+    }
     this.lastIsEndSeed = isEndSeed;
   }
 
@@ -175,10 +203,30 @@ export class LoaderCheck implements EventCheck {
   chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string): void {
     this.count++;
     this.repair.chunk(event);
-    const verdict = this.seed !== null ? this.seed.shapeVerdict(index) : undefined;
-    if (verdict !== undefined) this.restore.judgedEvent(event, false, index, line, verdict);
-    else this.restore.chunkEvent(event, index, line, text);
+    if (!this.restoreFollowsSeed() || !(this.seed as SeedCheck).passed(index)) {
+      const verdict = this.seed !== null ? this.seed.shapeVerdict(index) : undefined;
+      if (verdict !== undefined) this.restore.judgedEvent(event, false, index, line, verdict);
+      else this.restore.chunkEvent(event, index, line, this.restoreText(index, text));
+      this.restoreNext = index + 1;
+    }
     this.lastIsEndSeed = false;
+  }
+
+  /**
+   * Whether the restore's verdict on an event the seed check passed is known to be a pass: the
+   * restore then runs S2–S7 on the same object (the upgrade left every event so far unchanged)
+   * and its S8 is the same raw fold verdict, so it passes too.
+   */
+  private restoreFollowsSeed(): boolean {
+    return this.diverged === false && this.rawSurfaceUsed === true && this.seed !== null;
+  }
+
+  /**
+   * The text to pass the restore with event `index`: none when the restore did not see the
+   * previous event (it shares a line's work only between consecutive events).
+   */
+  private restoreText(index: number, text: string | undefined): string | undefined {
+    return index === this.restoreNext ? text : undefined;
   }
 
   /** From now on the restore's events are not the raw ones: it folds them itself. */
@@ -223,7 +271,7 @@ export class LoaderCheck implements EventCheck {
   private checkType(event: Record<string, unknown> | null, index: number, line: number | null): void {
     if (event === null) return;
     const type = event.type;
-    if (KNOWN_SESSION_EVENT_TYPES.has(type)) return;
+    if (isKnownSessionEventType(type)) return;
     const seq = String(event.seq);
     if (event.ignorable === true) {
       const name = String(type);

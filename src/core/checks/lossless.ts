@@ -26,12 +26,17 @@ export function mayHoldLossyNumber(text: string): boolean {
   return text.includes('-0') || BIG_LITERAL.test(text);
 }
 
-// One scratch stack shared by all walks: the walk is synchronous and non-reentrant, and reusing
-// the array avoids an allocation per event. Slots are cleared as they are popped so no event
-// object outlives its walk.
+// One scratch stack shared by the deep walks: the walk is synchronous and non-reentrant, and
+// reusing the array avoids an allocation per walk. Slots are cleared as they are popped so no
+// event object outlives its walk.
 const scratch: unknown[] = [];
 /** Above this many slots the scratch array is shrunk again after a walk. */
 const SCRATCH_KEEP = 4096;
+/**
+ * Nesting handled by plain recursion, which is cheaper than the explicit stack (whose stores
+ * into a long-lived array each cost V8 a write barrier); deeper values go to the stack walk.
+ */
+const RECURSION_LIMIT = 32;
 
 /** A number `JSON.stringify` writes back as itself: finite and not `-0`. */
 export function isLosslessNumber(x: number): boolean {
@@ -39,12 +44,44 @@ export function isLosslessNumber(x: number): boolean {
 }
 
 /**
- * True when every number inside `value` is finite and not `-0`. Iterative (explicit stack), so
- * deeply nested input such as 100,000 nested arrays cannot overflow the call stack.
+ * True when every number inside `value` is finite and not `-0`. Deeply nested input such as
+ * 100,000 nested arrays cannot overflow the call stack: past a small depth the walk continues
+ * with an explicit stack.
  */
 export function isLosslessJson(value: unknown): boolean {
   if (typeof value === 'number') return isLosslessNumber(value);
   if (typeof value !== 'object' || value === null) return true;
+  return isLosslessNode(value, 0);
+}
+
+/** {@link isLosslessJson} of an object or array at nesting `depth`. */
+function isLosslessNode(node: object, depth: number): boolean {
+  if (depth >= RECURSION_LIMIT) return isLosslessDeep(node);
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const x: unknown = node[i];
+      if (typeof x === 'number') {
+        if (!isLosslessNumber(x)) return false;
+      } else if (typeof x === 'object' && x !== null && !isLosslessNode(x, depth + 1)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  const record = node as Record<string, unknown>;
+  for (const key in record) {
+    const x = record[key];
+    if (typeof x === 'number') {
+      if (!isLosslessNumber(x)) return false;
+    } else if (typeof x === 'object' && x !== null && !isLosslessNode(x, depth + 1)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** {@link isLosslessJson} of an object or array with an explicit stack (any depth). */
+function isLosslessDeep(value: object): boolean {
   const stack = scratch;
   let top = 0;
   stack[top++] = value;

@@ -7,8 +7,10 @@
 import type { InvariantFamily, Violation } from './relational-family';
 import { dataOf, field } from './relational-family';
 
-/** Core execution events that must sit inside an open turn. */
-const TURN_ENCLOSED: ReadonlySet<unknown> = new Set(['todo/write', 'request/header', 'request/context']);
+/** Core execution events that must sit inside an open turn (compared, not hashed: see `check`). */
+function isTurnEnclosed(type: unknown): boolean {
+  return type === 'todo/write' || type === 'request/header' || type === 'request/context';
+}
 
 /** Streaming replay of the session family. */
 export class SessionFamily implements InvariantFamily {
@@ -34,7 +36,7 @@ export class SessionFamily implements InvariantFamily {
     if (this.violation !== null) return;
     const seq = event.seq;
     if ((seq as number) <= (this.lastSeq as number)) {
-      this.violation = { index, line, message: `seq must strictly increase: saw ${String(seq)} after ${String(this.lastSeq)}` };
+      this.seqViolation(seq, index, line);
       return;
     }
     this.lastSeq = seq;
@@ -46,6 +48,21 @@ export class SessionFamily implements InvariantFamily {
       const message = `assistant/chunk names turn ${String(turn)}/step ${String(step)} but open is turn ${String(this.openTurn)}/step ${String(this.openStep)}`;
       this.violation = { index, line, message };
     }
+  }
+
+  /**
+   * {@link chunk} for a chunk whose turn and step are those of the previous event, also a chunk
+   * this family saw: that one passed the open-step test (or the family stopped), and a chunk
+   * changes no turn or step, so only the seq is left to test.
+   */
+  nextChunk(seq: unknown, index: number, line: number | null): void {
+    if (this.violation !== null) return;
+    if ((seq as number) <= (this.lastSeq as number)) this.seqViolation(seq, index, line);
+    else this.lastSeq = seq;
+  }
+
+  private seqViolation(seq: unknown, index: number, line: number | null): void {
+    this.violation = { index, line, message: `seq must strictly increase: saw ${String(seq)} after ${String(this.lastSeq)}` };
   }
 
   finish(): Violation | null {
@@ -108,7 +125,7 @@ export class SessionFamily implements InvariantFamily {
       case 'tool/result':
         return this.toolResult(event, data);
       default:
-        if (TURN_ENCLOSED.has(type) && this.openTurn === null) {
+        if (this.openTurn === null && isTurnEnclosed(type)) {
           return `${String(type)} appended outside any open turn (core execution events must be turn-enclosed)`;
         }
         return null;

@@ -52,9 +52,13 @@ export class RelationalCheck implements EventCheck {
   /**
    * {@link event} for an event the caller knows to be a record of type `assistant/chunk`. The
    * compaction family ignores chunks, so only the other two see it.
+   *
+   * @param sameTurnStep true when the caller knows the previous event it passed here was a
+   *   chunk with the same `data.turn` and `data.step` (the next member of a packed row)
    */
-  chunkEvent(event: Record<string, unknown>, index: number, line: number | null): void {
-    this.session.chunk(event, index, line);
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null, sameTurnStep?: boolean): void {
+    if (sameTurnStep === true) this.session.nextChunk(event.seq, index, line);
+    else this.session.chunk(event, index, line);
     this.commands.chunk(event, index);
   }
 

@@ -283,14 +283,17 @@ export class SeedCheck implements EventCheck {
    * {@link event} for an event the caller knows to be a record of type `assistant/chunk`.
    *
    * @param text the event's line, as for {@link event}
+   * @param sameLine true when the caller knows `text` is the previous event's text (it saves
+   *   comparing them again)
    */
-  chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string): void {
+  chunkEvent(event: Record<string, unknown>, index: number, line: number | null, text?: string, sameLine?: boolean): void {
     this.count++;
     this.endsWithEndSeed = false;
-    if (this.stopped) return;
+    // `=== true`: a plain test of a boolean field costs V8 a full ToBoolean.
+    if (this.stopped === true) return;
     let problem: SeedProblem | null;
     const seq = event.seq;
-    if (text !== undefined && text === this.lineText && this.lineObject) {
+    if (text !== undefined && (sameLine === true || text === this.lineText) && this.lineObject === true) {
       // The next event of a run whose events passed S1–S6 (see the class comment).
       problem = seq === index ? null : contiguityProblem(seq, index);
     } else {
@@ -336,18 +339,6 @@ export class SeedCheck implements EventCheck {
       return;
     }
     this.afterShape(value, index, line, problem);
-  }
-
-  /**
-   * {@link event} for an event the caller knows passes every check this one would run on it
-   * (see {@link passed}).
-   *
-   * @param isEndSeed whether the event is a record of type `session/end-seed`
-   */
-  passedEvent(isEndSeed: boolean): void {
-    this.count++;
-    this.endsWithEndSeed = isEndSeed;
-    if (this.lineText !== undefined) this.enterLine(undefined);
   }
 
   /**

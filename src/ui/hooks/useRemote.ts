@@ -3,13 +3,12 @@
  * (session, step, window…). Latest-wins per component: while the key changes quickly (scrolling,
  * scrubbing) at most one request is in flight and one pending. The last answer stays visible
  * while the next one loads, tagged with the key it belongs to, so callers can tell stale data.
- * Answers are applied once per frame, together (see frameBatch.ts).
+ * Answers are applied in a transition (see `apply` below).
  */
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { createLatestWins } from '../../client/latestWins';
 import type { LatestWins } from '../../client/latestWins';
 import { errorMessage, isAbortError } from '../../client/errors';
-import { inNextFrame } from './frameBatch';
 
 export interface RemoteData<T> {
   data: T | null;
@@ -25,6 +24,14 @@ interface Answer<T> {
   data: T | null;
   error: string | null;
 }
+
+/**
+ * Answers of the engine are applied in a transition: answers that arrive close together (a seek
+ * or a scroll brings rows, brackets, details…) render together, in slices that yield to input
+ * and to the surface (which is not fetched through here, see panels/surface/useSurfaceFeed.ts),
+ * so no render of them is a long task.
+ */
+const apply = (update: () => void): void => startTransition(update);
 
 /**
  * @param key names the request; `null` fetches nothing and clears the data.
@@ -46,13 +53,13 @@ export function useRemote<T>(key: string | null, fetcher: () => Promise<T>): Rem
     lanes.current ??= createLatestWins();
     lanes.current.run('request', () => fetcherRef.current()).then(
       (data) => {
-        inNextFrame(() => {
+        apply(() => {
           if (alive.current) setAnswer({ key, data, error: null });
         });
       },
       (error: unknown) => {
         if (isAbortError(error)) return;
-        inNextFrame(() => {
+        apply(() => {
           if (alive.current && current) setAnswer((previous) => ({ key, data: previous.data, error: errorMessage(error) }));
         });
       },

@@ -101,7 +101,8 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
     count: window.total,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => SURFACE_ROW_HEIGHT,
-    overscan: 8,
+    // Few extra items: every rendered item is updated at each seek.
+    overscan: 3,
     // Items are keyed by index: after a seek the rendered items are updated in place rather than
     // replaced (an item that changes height is measured again by the virtualizer's observer).
     ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
@@ -129,7 +130,7 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
               key={item.key}
               index={item.index}
               measureRef={measureRef}
-              style={{ transform: `translateY(${item.start}px)` }}
+              style={{ top: item.start }}
               node={node}
               depth={0}
               parent={null}

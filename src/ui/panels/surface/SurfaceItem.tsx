@@ -69,7 +69,7 @@ function sameProps(a: SurfaceItemProps, b: SurfaceItemProps): boolean {
     a.onSelect === b.onSelect &&
     (a.context === null || a.expansions === b.expansions) &&
     a.expansions.toggle === b.expansions.toggle &&
-    a.style?.transform === b.style?.transform &&
+    a.style?.top === b.style?.top &&
     a.index === b.index &&
     a.measureRef === b.measureRef
   );

@@ -12,6 +12,7 @@
  * the surface list refetches only when it leaves the block.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { createLatestWins } from '../../../client/latestWins';
 import { errorMessage, isAbortError } from '../../../client/errors';
 import type { SurfaceWindow } from '../../../protocol/protocol';
@@ -101,8 +102,11 @@ export function useSurfaceFeed(): SurfaceData {
   const feed = useRef<SurfaceFeed | null>(null);
   useEffect(() => {
     const current = createSurfaceFeed(store, (next) =>
-      // A failed request keeps the last surface on screen, with the error beside it.
-      setAnswer((previous) => (next.window === null && previous.scope === next.scope ? { ...previous, error: next.error } : next)),
+      // Rendered at once, in the task that received the answer: the new surface makes the very
+      // next frame. A failed request keeps the last surface on screen, with the error beside it.
+      flushSync(() =>
+        setAnswer((previous) => (next.window === null && previous.scope === next.scope ? { ...previous, error: next.error } : next)),
+      ),
     );
     feed.current = current;
     return () => {

@@ -111,7 +111,9 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
     if (move !== undefined) {
       event.preventDefault();
       event.stopPropagation();
-      const target = Math.max(0, Math.min(total - 1, current === -1 ? 0 : current + move));
+      // Without a selection, Home and End go to the ends and the other keys start in the view.
+      const from = move === Infinity ? total - 1 : move === -Infinity ? 0 : (view?.first ?? 0);
+      const target = Math.max(0, Math.min(total - 1, current === -1 ? from : current + move));
       list.current?.scrollToIndex(target, 'auto');
       const row = data.rowAt(target);
       if (row) select(row.seq);
