@@ -3,11 +3,12 @@
  * with the number of messages, each replace marked as a drop, and the cursor. Clicking moves the
  * cursor; focused, it is a slider (arrows, Page Up/Down, Home/End). Computed by the engine.
  */
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { CurveData } from '../../../protocol/protocol';
-import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { useAppStore, useAppStoreApi } from '../../../store/react';
+import { useDeferredStep } from '../../hooks/useDeferredCursor';
+import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
@@ -48,7 +49,9 @@ export function ContextCurve() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
   const sessionKey = useAppStore(selectSessionKey);
-  const step = useAppStore(selectStep);
+  // The curve follows a seek a frame later, like the other secondary panels: the surface paints
+  // first (see hooks/useDeferredCursor.ts).
+  const step = useDeferredStep();
   const { ref, width } = useWidth();
   const buckets = bucketsFor(width);
   const key = ready ? `${sessionKey}|curve|${buckets}` : null;
@@ -66,18 +69,22 @@ export function ContextCurve() {
 }
 
 function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
-  const step = Math.min(useAppStore(selectStep), curve.steps);
+  const step = Math.min(useDeferredStep(), curve.steps);
+  const store = useAppStoreApi();
   const goTo = useAppStore((s) => s.goTo);
   const pause = useAppStore((s) => s.pause);
   const [hover, setHover] = useState<number | null>(null);
-  const plot: Plot = { width, height: HEIGHT, padX: 8, padTop: 12, padBottom: 4 };
-  const messagesMax = curve.buckets.reduce((max, b) => Math.max(max, b.messagesMax), 0);
+  const plot: Plot = useMemo(() => ({ width, height: HEIGHT, padX: 8, padTop: 12, padBottom: 4 }), [width]);
+  // The curve itself only changes with the data or the width; each step redraws the cursor only.
+  const layer = useMemo(() => <CurveLayer curve={curve} plot={plot} />, [curve, plot]);
   const move = (target: number) => {
     pause();
     goTo(Math.max(0, Math.min(curve.steps, target)));
   };
   const stepFromEvent = (event: MouseEvent<HTMLElement>) => stepAt(plot, curve.steps, event.clientX - event.currentTarget.getBoundingClientRect().left);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    // Relative moves start from the live cursor, which may be a frame ahead of `step`.
+    const step = Math.min(store.getState().step, curve.steps);
     const page = Math.max(1, Math.round(curve.steps / 10));
     const targets: Record<string, number> = {
       ArrowRight: step + 1,
@@ -95,8 +102,6 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
     move(target);
   };
   const cursorX = xOf(plot, curve.steps, step);
-  // With many replaces, their guide lines would hide the curve: keep only the markers.
-  const guides = curve.replaces.length * 8 <= width;
   const here = bucketAt(curve, step);
   const tip = hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeStep(curve, hover) };
   return (
@@ -116,19 +121,7 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         onMouseLeave={() => setHover(null)}
       >
         <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} aria-hidden="true" focusable="false">
-          <line className="curve-axis" x1={plot.padX} x2={width - plot.padX} y1={HEIGHT - plot.padBottom} y2={HEIGHT - plot.padBottom} />
-          <path className="curve-band" d={bandPath(plot, curve)} />
-          <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
-          {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
-          {curve.replaces.map((r) => {
-            const x = xOf(plot, curve.steps, r);
-            return (
-              <g key={r} className="curve-replace" data-step={r}>
-                {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
-                <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
-              </g>
-            );
-          })}
+          {layer}
           <line className="curve-cursor-halo" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           <line className="curve-cursor" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           {here ? <circle className="curve-dot" cx={cursorX} cy={yOf(plot, curve.bytesMax, here.bytesMax)} r={3} /> : null}
@@ -144,6 +137,31 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
         <span className="lg lg-cursor">│ cursor</span> · tokens {curve.tokenMethod}
       </p>
+    </>
+  );
+}
+
+/** Everything of the plot but the cursor: axis, size band and line, messages, replace marks. */
+function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
+  const { width } = plot;
+  const messagesMax = curve.buckets.reduce((max, b) => Math.max(max, b.messagesMax), 0);
+  // With many replaces, their guide lines would hide the curve: keep only the markers.
+  const guides = curve.replaces.length * 8 <= width;
+  return (
+    <>
+      <line className="curve-axis" x1={plot.padX} x2={width - plot.padX} y1={HEIGHT - plot.padBottom} y2={HEIGHT - plot.padBottom} />
+      <path className="curve-band" d={bandPath(plot, curve)} />
+      <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
+      {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
+      {curve.replaces.map((r) => {
+        const x = xOf(plot, curve.steps, r);
+        return (
+          <g key={r} className="curve-replace" data-step={r}>
+            {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
+            <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
+          </g>
+        );
+      })}
     </>
   );
 }
