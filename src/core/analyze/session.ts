@@ -36,7 +36,8 @@ export interface SessionAnalysis {
   baseSeq: number;
   partial: boolean;
   columns: EventColumns;
-  citedBy: CitedBy;
+  /** The reverse of `sourceEventSeqs`, built on first read (the CLI never needs it). */
+  readonly citedBy: CitedBy;
   /** The conformance result: the state after the accepted prefix, and the first refusal. */
   fold: {
     accepted: number;
@@ -166,6 +167,7 @@ export class SessionAnalyzer implements EventSink {
     if (this.qa) diagnostics.push(...this.qa.finish());
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+    const baseSeq = this.baseSeq;
     return {
       path: this.options.path,
       format: this.options.format,
@@ -176,7 +178,11 @@ export class SessionAnalyzer implements EventSink {
       baseSeq: this.baseSeq,
       partial: this.baseSeq > 0,
       columns,
-      citedBy: buildCitedBy(columns, this.baseSeq),
+      get citedBy(): CitedBy {
+        const value = buildCitedBy(columns, baseSeq);
+        Object.defineProperty(this, 'citedBy', { value, enumerable: true });
+        return value;
+      },
       fold: {
         accepted: this.accepted,
         nodes: this.state.nodes.slice(),
