@@ -4,7 +4,7 @@
  * inspector, curve and transport all work on it unchanged.
  */
 import { AppStoreProvider, useAppStore } from '../store/react';
-import { selectPaneSizes, selectSandbox } from '../store/selectors';
+import { selectSandbox } from '../store/selectors';
 import { useShortcuts } from './hooks/useShortcuts';
 import { ContextCurve } from './panels/curve/ContextCurve';
 import { Diagnostics } from './panels/Diagnostics';
@@ -18,12 +18,8 @@ import { Timeline } from './panels/timeline/Timeline';
 import { Transport } from './panels/transport/Transport';
 import { TwoViews } from './panels/views/TwoViews';
 import { VIEW_TABS_ID, WorkspaceBar } from './panels/WorkspaceBar';
-import { SplitPane } from './widgets/SplitPane';
+import { PersistedSplit } from './panels/PersistedSplit';
 import { tabId, tabPanelId } from './widgets/TabBar';
-
-const mainSizes = selectPaneSizes('pg-main');
-const middleSizes = selectPaneSizes('pg-middle');
-const sideSizes = selectPaneSizes('pg-side');
 
 /** The global keyboard map, on the sandbox while the playground is shown. */
 function SandboxShortcuts({ onShowShortcuts }: { onShowShortcuts: () => void }) {
@@ -32,42 +28,35 @@ function SandboxShortcuts({ onShowShortcuts }: { onShowShortcuts: () => void }) 
 }
 
 function PlaygroundLayout() {
-  const setPaneSizes = useAppStore((s) => s.setPaneSizes);
-  const main = useAppStore(mainSizes);
-  const middle = useAppStore(middleSizes);
-  const side = useAppStore(sideSizes);
   return (
-    <SplitPane
+    <PersistedSplit
+      name="pg-main"
       direction="horizontal"
-      sizes={main}
       defaultSizes={[0.28, 0.42, 0.3]}
-      onResize={(sizes) => setPaneSizes('pg-main', sizes)}
       separatorLabels={['Resize playground and surface', 'Resize surface and timeline']}
       className="workspace-split"
     >
       <PlaygroundPanel />
-      <SplitPane
+      <PersistedSplit
+        name="pg-middle"
         direction="vertical"
-        sizes={middle}
         defaultSizes={[0.42, 0.58]}
-        onResize={(sizes) => setPaneSizes('pg-middle', sizes)}
         separatorLabels={['Resize surface and two views']}
       >
         <Surface />
         <TwoViews />
-      </SplitPane>
-      <SplitPane
+      </PersistedSplit>
+      <PersistedSplit
+        name="pg-side"
         direction="vertical"
-        sizes={side}
         defaultSizes={[0.4, 0.4, 0.2]}
-        onResize={(sizes) => setPaneSizes('pg-side', sizes)}
         separatorLabels={['Resize timeline and inspector', 'Resize inspector and diagnostics']}
       >
         <Timeline />
         <Inspector />
         <Diagnostics />
-      </SplitPane>
-    </SplitPane>
+      </PersistedSplit>
+    </PersistedSplit>
   );
 }
 

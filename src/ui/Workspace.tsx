@@ -3,7 +3,7 @@
  * the two views, with the narration of a demo above and the context curve and transport below.
  */
 import { useAppStore } from '../store/react';
-import { selectPaneSizes, selectView } from '../store/selectors';
+import { selectView } from '../store/selectors';
 import { Diagnostics } from './panels/Diagnostics';
 import { NarrationBar } from './panels/demos/NarrationBar';
 import { ExportMenu } from './panels/exports/ExportMenu';
@@ -17,79 +17,61 @@ import { Timeline } from './panels/timeline/Timeline';
 import { Transport } from './panels/transport/Transport';
 import { TwoViews } from './panels/views/TwoViews';
 import { VIEW_TABS_ID, WorkspaceBar } from './panels/WorkspaceBar';
-import { SplitPane } from './widgets/SplitPane';
+import { PersistedSplit } from './panels/PersistedSplit';
 import { tabId, tabPanelId } from './widgets/TabBar';
 
-const mainSizes = selectPaneSizes('main');
-const middleSizes = selectPaneSizes('middle');
-const sideSizes = selectPaneSizes('side');
-const viewsSizes = selectPaneSizes('views');
-const viewsSideSizes = selectPaneSizes('views-side');
-
 function TimelineLayout() {
-  const setPaneSizes = useAppStore((s) => s.setPaneSizes);
-  const main = useAppStore(mainSizes);
-  const middle = useAppStore(middleSizes);
-  const side = useAppStore(sideSizes);
   return (
-    <SplitPane
+    <PersistedSplit
+      name="main"
       direction="horizontal"
-      sizes={main}
       defaultSizes={[0.46, 0.3, 0.24]}
-      onResize={(sizes) => setPaneSizes('main', sizes)}
       separatorLabels={['Resize timeline and surface', 'Resize surface and inspector']}
       className="workspace-split"
     >
       <Timeline />
-      <SplitPane
+      <PersistedSplit
+        name="middle"
         direction="vertical"
-        sizes={middle}
         defaultSizes={[0.68, 0.32]}
-        onResize={(sizes) => setPaneSizes('middle', sizes)}
         separatorLabels={['Resize surface and shadowed ranges']}
       >
         <Surface />
         <ShadowedRanges />
-      </SplitPane>
-      <SplitPane
+      </PersistedSplit>
+      <PersistedSplit
+        name="side"
         direction="vertical"
-        sizes={side}
         defaultSizes={[0.66, 0.34]}
-        onResize={(sizes) => setPaneSizes('side', sizes)}
         separatorLabels={['Resize inspector and diagnostics']}
       >
         <Inspector />
         <Diagnostics />
-      </SplitPane>
-    </SplitPane>
+      </PersistedSplit>
+    </PersistedSplit>
   );
 }
 
 function ViewsLayout() {
-  const setPaneSizes = useAppStore((s) => s.setPaneSizes);
-  const views = useAppStore(viewsSizes);
-  const side = useAppStore(viewsSideSizes);
   return (
-    <SplitPane
+    <PersistedSplit
+      name="views"
       direction="horizontal"
-      sizes={views}
       defaultSizes={[0.72, 0.28]}
-      onResize={(sizes) => setPaneSizes('views', sizes)}
       separatorLabels={['Resize the two views and the inspector']}
       className="workspace-split"
     >
       <TwoViews />
-      <SplitPane
+      <PersistedSplit
+        name="views-side"
         direction="vertical"
-        sizes={side}
         defaultSizes={[0.62, 0.38]}
-        onResize={(sizes) => setPaneSizes('views-side', sizes)}
         separatorLabels={['Resize inspector and shadowed ranges']}
       >
         <Inspector />
         <ShadowedRanges />
-      </SplitPane>
-    </SplitPane>
+      </PersistedSplit>
+    </PersistedSplit>
   );
 }
 
