@@ -81,50 +81,97 @@ const OPEN_BRACE = 0x7b;
  * Findings come in the fixed order seed, loader, loader summary, relational.
  *
  * Most events are `assistant/chunk`s, mostly members of packed rows; each check has a path for
- * them that skips what cannot apply. The events of one line that holds one object are a packed
- * row's members (all chunks, with one `turn` and `step`) or the line's single event, so after
- * the first, the next events of the line need no type test. A line is recognised by its number
- * (the analyzer passes each event's line; the events of a line are consecutive and share it),
- * which is cheaper to compare than its text.
+ * them that skips what cannot apply. A line that holds one object and yields several events is
+ * a packed row, whose members are all chunks with one `turn` and `step`, so its later members
+ * need no type test. A line is recognised by its number (see {@link EventCheck.event}), which is
+ * cheaper to compare than its text.
+ *
+ * Better still, such a later member whose seq equals its position (so is a safe integer) and
+ * which the raw fold accepted changes nothing in any check but counters and "last seen" values,
+ * provided each check said so when the run began (`canTakeChunkRun`): those members are only
+ * counted here and handed over as one run (`chunkRun`) before anything else reaches the checks.
  */
 class StandardChecks implements EventCheck {
   /** The previous event's line and whether it holds one object and the event was a chunk. */
   private runLine: number | null = null;
   private runObjectChunk = false;
+  /** The pending run: how many events, the first and last position, the last one's seq and time. */
+  private pending = 0;
+  private pendingFirst = 0;
+  private pendingLast = 0;
+  private pendingTime = 0;
 
   constructor(
+    private readonly fold: FoldProbe,
     private readonly seed: SeedCheck,
     private readonly loader: LoaderCheck | null,
     private readonly relational: RelationalCheck,
   ) {}
 
   event(value: unknown, index: number, line: number | null, text?: string): void {
-    let sameLine = false;
-    let chunk: boolean;
-    if (line !== null && line === this.runLine && text !== undefined) {
-      // `=== true`: a plain test of a boolean field costs V8 a full ToBoolean.
-      sameLine = this.runObjectChunk === true;
-      chunk = sameLine || (isRecord(value) && value.type === 'assistant/chunk');
-    } else {
-      chunk = isRecord(value) && value.type === 'assistant/chunk';
-      this.runLine = line;
-      this.runObjectChunk = chunk && text !== undefined && text.charCodeAt(0) === OPEN_BRACE;
-    }
-    // The seed check goes first: the loader reuses its verdict on this event.
-    if (chunk === true) {
+    if (line !== null && line === this.runLine && text !== undefined && this.runObjectChunk === true) {
+      // The next member of a packed row (no other line holding one object has two events).
       const event = value as Record<string, unknown>;
-      this.seed.chunkEvent(event, index, line, text, sameLine);
-      if (this.loader !== null) this.loader.chunkEvent(event, index, line, text);
-      // A line's chunks share their turn and step.
-      this.relational.chunkEvent(event, index, line, sameLine);
+      const time = event.time;
+      if (event.seq === index && typeof time === 'number' && this.fold.errorAt(index) === null) {
+        if (this.pending > 0) {
+          this.pending++;
+          this.pendingLast = index;
+          this.pendingTime = time;
+          return;
+        }
+        if ((this.loader === null || this.loader.canTakeChunkRun(index)) && this.relational.canTakeChunkRun(index)) {
+          this.pending = 1;
+          this.pendingFirst = index;
+          this.pendingLast = index;
+          this.pendingTime = time;
+          return;
+        }
+      }
+      this.flush();
+      this.chunk(event, index, line, text, true);
       return;
     }
+    this.flush();
+    const chunk = isRecord(value) && value.type === 'assistant/chunk';
+    this.runLine = line;
+    this.runObjectChunk = chunk && text !== undefined && text.charCodeAt(0) === OPEN_BRACE;
+    if (chunk) {
+      this.chunk(value, index, line, text, false);
+      return;
+    }
+    // The seed check goes first: the loader reuses its verdict on this event.
     this.seed.event(value, index, line, text);
     if (this.loader !== null) this.loader.event(value, index, line, text);
     this.relational.event(value, index, line);
   }
 
+  private chunk(
+    event: Record<string, unknown>,
+    index: number,
+    line: number | null,
+    text: string | undefined,
+    sameLine: boolean,
+  ): void {
+    this.seed.chunkEvent(event, index, line, text, sameLine);
+    if (this.loader !== null) this.loader.chunkEvent(event, index, line, text);
+    // A line's chunks share their turn and step.
+    this.relational.chunkEvent(event, index, line, sameLine);
+  }
+
+  /** Hand the pending run to the checks. */
+  private flush(): void {
+    const count = this.pending;
+    if (count === 0) return;
+    this.pending = 0;
+    const last = this.pendingLast;
+    this.seed.chunkRun(count, last);
+    if (this.loader !== null) this.loader.chunkRun(count, last, this.pendingTime);
+    this.relational.chunkRun(this.pendingFirst, last);
+  }
+
   finish(): Diagnostic[] {
+    this.flush();
     this.runLine = null;
     const out = this.seed.finish();
     if (this.loader !== null) out.push(...this.loader.finish(), loaderSummary(this.loader));
@@ -143,5 +190,5 @@ export function standardChecks(ctx: CheckContext): EventCheck[] {
     const surface = loaderFold(probe, ctx.log, ctx.header.sessionId ?? '');
     loader = new LoaderCheck(ctx.header, { surface, rawSurface, seed });
   }
-  return [new StandardChecks(seed, loader, new RelationalCheck())];
+  return [new StandardChecks(probe, seed, loader, new RelationalCheck())];
 }

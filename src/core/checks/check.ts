@@ -11,6 +11,8 @@ import type { Diagnostic, Severity } from '../model';
 export interface EventCheck {
   /**
    * Called once per decoded event in log order. `value` is the parsed event (any JSON value).
+   * `line` is the 1-based line of the logical text it came from, or `null`: the events of one
+   * line (a packed row's members) are consecutive and share it, and lines do not share numbers.
    * `text`, when given, is the JSON text `value` was parsed from or a text containing it (the
    * whole line: a packed row for its members, a stream-json envelope for its event). Every number
    * in `value` is then written in `text` as a literal, or computed by the packed-row expansion

@@ -48,6 +48,13 @@ export class InterruptedTurnTracker {
     this.noteTime(value.time);
   }
 
+  /** {@link chunk} for a run of chunks, the last with this seq and time. */
+  chunkRun(lastSeq: number, lastTime: number): void {
+    this.seen = true;
+    this.lastSeq = lastSeq;
+    this.noteTime(lastTime);
+  }
+
   private noteTime(time: unknown): void {
     if (typeof time === 'number') {
       this.lastNumberTime = time;

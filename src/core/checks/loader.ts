@@ -213,6 +213,23 @@ export class LoaderCheck implements EventCheck {
   }
 
   /**
+   * Whether {@link chunkRun} may stand for the next chunk events one by one: events continuing the
+   * line of the previous event (at `first - 1`), each with seq equal to its position and accepted
+   * by the raw fold. The seed check passes them all when it passed that previous event (see
+   * `SeedCheck`), and then so does the restore, which follows it.
+   */
+  canTakeChunkRun(first: number): boolean {
+    return this.restoreFollowsSeed() && (this.seed as SeedCheck).passed(first - 1);
+  }
+
+  /** {@link chunkEvent} for such a run of `count` chunks, the last with this seq and time. */
+  chunkRun(count: number, lastSeq: number, lastTime: number): void {
+    this.count += count;
+    this.repair.chunkRun(lastSeq, lastTime);
+    this.lastIsEndSeed = false;
+  }
+
+  /**
    * Whether the restore's verdict on an event the seed check passed is known to be a pass: the
    * restore then runs S2–S7 on the same object (the upgrade left every event so far unchanged)
    * and its S8 is the same raw fold verdict, so it passes too.

@@ -19,8 +19,8 @@ const BIG_LITERAL = new RegExp(`\\d[eE][+-]?\\d\\d\\d|${'\\d'.repeat(16)}`);
  * - ±Infinity when its magnitude, below 10^(digits of int + exp), reaches about 1.8e308: so
  *   digits + exp ≥ 309, which needs exp ≥ 100 (three digits) or at least 210 integer digits.
  * Both are screened for, conservatively: `-0` anywhere (also inside strings), a three-digit
- * exponent, or 16 digits in a row. `includes` is a fast substring search; the regex costs about
- * as much as walking a small event, but runs once per line (a packed row holds many events).
+ * exponent, or 16 digits in a row. Screening costs a few instructions per character, more than
+ * walking most events, so it pays only where one screen stands for several walks.
  */
 export function mayHoldLossyNumber(text: string): boolean {
   return text.includes('-0') || BIG_LITERAL.test(text);

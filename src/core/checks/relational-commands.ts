@@ -57,6 +57,24 @@ export class CommandsFamily implements InvariantFamily {
     if (this.deferred.length > 0) this.decideDeferred(index, seq, false);
   }
 
+  /**
+   * Whether {@link chunkRun} may stand for the next chunk events one by one: nothing is waiting
+   * for a position to arrive (or the family has already stopped).
+   */
+  canTakeChunkRun(): boolean {
+    return this.result !== null || this.deferred.length === 0;
+  }
+
+  /**
+   * {@link chunk} for the events at positions `first…last`, all chunks whose seq equals their
+   * position, when {@link canTakeChunkRun} said so just before them.
+   */
+  chunkRun(first: number, last: number): void {
+    if (this.result !== null) return;
+    this.record(first, first, false);
+    this.count = last + 1;
+  }
+
   finish(): Violation | null {
     if (this.result === null) {
       // Citations of positions past the end read `undefined`: invalid.

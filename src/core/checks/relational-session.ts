@@ -61,6 +61,23 @@ export class SessionFamily implements InvariantFamily {
     else this.lastSeq = seq;
   }
 
+  /**
+   * Whether {@link chunkRun} may stand for the next chunk events one by one, the first with seq
+   * `firstSeq`: the family has stopped, or that seq passes the order test (then so do the later
+   * ones, each one more than the one before).
+   */
+  canTakeChunkRun(firstSeq: number): boolean {
+    return this.violation !== null || !(firstSeq <= (this.lastSeq as number));
+  }
+
+  /**
+   * {@link nextChunk} for a run of chunks with increasing seqs ending at `lastSeq`, when
+   * {@link canTakeChunkRun} said so just before them.
+   */
+  chunkRun(lastSeq: number): void {
+    if (this.violation === null) this.lastSeq = lastSeq;
+  }
+
   private seqViolation(seq: unknown, index: number, line: number | null): void {
     this.violation = { index, line, message: `seq must strictly increase: saw ${String(seq)} after ${String(this.lastSeq)}` };
   }

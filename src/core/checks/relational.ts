@@ -62,6 +62,21 @@ export class RelationalCheck implements EventCheck {
     this.commands.chunk(event, index);
   }
 
+  /**
+   * Whether {@link chunkRun} may stand for the next chunk events one by one: events continuing
+   * the previous chunk's line (same turn and step), each with seq equal to its position, the
+   * first at position `first`.
+   */
+  canTakeChunkRun(first: number): boolean {
+    return this.session.canTakeChunkRun(first) && this.commands.canTakeChunkRun();
+  }
+
+  /** {@link chunkEvent} for such a run at positions `first…last` (see {@link canTakeChunkRun}). */
+  chunkRun(first: number, last: number): void {
+    this.session.chunkRun(last);
+    this.commands.chunkRun(first, last);
+  }
+
   /** Each family's first violation (prefixed message), `null` where it found none. */
   violations(): Record<RelationalFamilyName, RelationalViolation | null> {
     const results = this.settle();

@@ -5,8 +5,8 @@
  * failure counts.
  *
  * Cost notes (this runs on every event of million-event logs): a `for…in` over an object costs
- * V8 about as much as a dozen property reads, so the common paths avoid it where the answer is
- * already known — see {@link SeedCheck} for how a line's text is used.
+ * V8 several times a property read, so the common paths avoid it where the answer is already
+ * known — see {@link SeedCheck} for how a line's text is used.
  */
 import type { Diagnostic } from '../model';
 import type { EventCheck, FirstFailure, SurfaceStep } from './check';
@@ -82,6 +82,7 @@ function isValidEnvelope(event: Record<string, unknown>, keysOk: boolean): boole
     typeof time === 'number' &&
     Number.isSafeInteger(time) &&
     (ignorable === undefined || ignorable === true) &&
+    // A JSON value's `data` is its own property: `Object.prototype` has none.
     (event.data !== undefined || Object.hasOwn(event, 'data'))
   );
 }
@@ -207,14 +208,15 @@ const YES = 2;
  * share work. A line's events are a function of its text, so such a run is one line's events,
  * possibly repeated (identical lines). For a line that is one object (it starts with `{`) the
  * events are those of one packed row or the line's single event:
- * - a packed row's members share their envelope shape (`{type, seq, time, data}`, safe-integer
- *   seq and time: S3 passes), `turn`, `step`, `index` and strings, and member k+1's seq and
- *   time are member k's plus 1 and plus a safe integer, which cannot make a lossless number
- *   lossy (a sum is `-0` only when both terms are);
+ * - a packed row's members share their keys (the expansion's `{type, seq, time, data}`), their
+ *   `turn`, `step`, `index` and strings, and have validated safe-integer times; member k+1's seq
+ *   and time are member k's plus 1 and plus a safe integer, which cannot turn a lossless number
+ *   into `-0` or ±Infinity (a sum is `-0` only when both terms are);
  * - a repeated line's events equal the first copy's.
- * So once an event passed S1–S6, the next event of the run passes them too: it only needs S7
- * (its seq) and S8. As the check stops at its first failure, every event it still examines
- * follows events that passed everything.
+ * So once an event passed S1–S6, the next event of the run passes S1, S2 and S4–S6 too, and S3
+ * but for the seq being a safe integer (a packed row's last seqs may pass 2^53), which is tested
+ * with S7. As the check stops at its first failure, every event it still examines follows events
+ * that passed everything.
  * For any other line (a JSON array of events) {@link mayHoldLossyNumber} screens the line once
  * for S1 on behalf of its second and later events.
  */
@@ -294,8 +296,10 @@ export class SeedCheck implements EventCheck {
     let problem: SeedProblem | null;
     const seq = event.seq;
     if (text !== undefined && (sameLine === true || text === this.lineText) && this.lineObject === true) {
-      // The next event of a run whose events passed S1–S6 (see the class comment).
-      problem = seq === index ? null : contiguityProblem(seq, index);
+      // The next event of a line whose events so far passed S1–S6 (see the class comment): with
+      // a right and safe seq, all of S3 and S7 pass; else S3 decides between envelope and
+      // contiguity.
+      problem = seq === index && isNonNegativeSafeInteger(seq) ? null : chunkShapeProblem(event, index, true);
     } else {
       const keysOk = this.checkLossless(event, this.enterLine(text));
       if (keysOk === null) {
@@ -320,6 +324,21 @@ export class SeedCheck implements EventCheck {
       }
     }
     this.passedIndex = index;
+  }
+
+  /**
+   * {@link chunkEvent} for `count` chunk events ending at position `last` that continue the line
+   * of the previous event (`sameLine`), each with seq equal to its position (so a safe integer)
+   * and accepted by the fold step S8. They pass S1–S6 with the previous event (see the class
+   * comment) and S7 and S8 by the premise, so only the counts move.
+   */
+  chunkRun(count: number, last: number): void {
+    this.count += count;
+    this.endsWithEndSeed = false;
+    if (this.stopped === true) return;
+    this.judgedIndex = last;
+    this.judged = null;
+    this.passedIndex = last;
   }
 
   /**
