@@ -1,6 +1,7 @@
 /**
  * A deliberately plain decoder for oracle tests: split at LF, drop the final fragment, skip
- * blank lines, treat a first `session` line as the header, expand packed rows. No streaming, no
+ * blank lines, treat a first `session` line as the header, expand packed rows (a malformed row,
+ * like an unparsable line, ends the input and is reported as `badLine`). No streaming, no
  * byte columns: the obvious reading of log-format.md §1.2.
  */
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../../src/core/decode/packed';
@@ -30,7 +31,16 @@ export function naiveDecode(text: string): NaiveDecoded {
       header = value as Record<string, unknown>;
       continue;
     }
-    if (isPackedRow(value)) events.push(...expandPackedRow(validatePackedRow(value)));
+    if (isPackedRow(value)) {
+      // A malformed row ends the input like an unparsable line (log-format.md §1.2 step 7).
+      let row;
+      try {
+        row = validatePackedRow(value);
+      } catch {
+        return { header, events, badLine: i + 1 };
+      }
+      events.push(...expandPackedRow(row));
+    }
     else if (Array.isArray(value)) events.push(...(value as unknown[]));
     else events.push(value);
   }

@@ -2,45 +2,11 @@
  * The fuzzer's oracle: what a conforming decoder makes of a logical text, computed with the
  * plain test decoders (naive-decode, reference-fold), never with the code under test.
  */
-import { PackedRowError, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
 import { naiveDecode } from '../naive-decode';
 import type { NaiveDecoded } from '../naive-decode';
 
-/**
- * {@link naiveDecode}, except that a malformed packed row ends the input like an unparsable
- * line (log-format.md §1.2 step 7: "a malformed row makes the input undecodable"), reported as
- * `badLine`, instead of throwing.
- */
-export function naiveDecodeTolerant(text: string): NaiveDecoded {
-  try {
-    return naiveDecode(text);
-  } catch (error) {
-    if (!(error instanceof PackedRowError)) throw error;
-  }
-  const lines = text.split('\n');
-  lines.pop();
-  let bad = lines.length;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (/^[ \t\r]*$/.test(line)) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      bad = i;
-      break;
-    }
-    if (!isPackedRow(value)) continue;
-    try {
-      validatePackedRow(value);
-    } catch {
-      bad = i;
-      break;
-    }
-  }
-  const prefix = bad > 0 ? `${lines.slice(0, bad).join('\n')}\n` : '';
-  return { ...naiveDecode(prefix), badLine: bad + 1 };
-}
+/** The plain decoding the fuzzer compares against (malformed packed rows end the input). */
+export const naiveDecodeTolerant: (text: string) => NaiveDecoded = naiveDecode;
 
 /** The text form by log-format.md §1.1 rows 4–8: a JSON array, or (anything else) JSONL. */
 export function textForm(text: string): 'json-array' | 'jsonl' {
