@@ -3,6 +3,7 @@
  * view needs (upstream's loader folds the upgraded events, not the raw ones).
  */
 import type { EventCheck, SurfaceStep } from '../checks/check';
+import type { PackedMembers } from '../decode/packed';
 import { isRecord } from '../checks/check';
 import type { HeaderLineResult } from '../checks/header';
 import { upgradeLegacyEvent } from '../checks/legacy';
@@ -113,21 +114,7 @@ class StandardChecks implements EventCheck {
       // The next member of a packed row (no other line holding one object has two events).
       const event = value as Record<string, unknown>;
       const time = event.time;
-      if (event.seq === index && typeof time === 'number' && this.fold.errorAt(index) === null) {
-        if (this.pending > 0) {
-          this.pending++;
-          this.pendingLast = index;
-          this.pendingTime = time;
-          return;
-        }
-        if ((this.loader === null || this.loader.canTakeChunkRun(index)) && this.relational.canTakeChunkRun(index)) {
-          this.pending = 1;
-          this.pendingFirst = index;
-          this.pendingLast = index;
-          this.pendingTime = time;
-          return;
-        }
-      }
+      if (typeof time === 'number' && this.takeLaterMember(event.seq, time, index)) return;
       this.flush();
       this.chunk(event, index, line, text, true);
       return;
@@ -144,6 +131,47 @@ class StandardChecks implements EventCheck {
     this.seed.event(value, index, line, text);
     if (this.loader !== null) this.loader.event(value, index, line, text);
     this.relational.event(value, index, line);
+  }
+
+  /**
+   * The members of a packed row, as {@link event} would see them one by one, building only the
+   * member events a check has to look at: the first, and any later one not taken into a run.
+   */
+  packedRow(members: PackedMembers, first: number, line: number, text: string): void {
+    this.event(members.event(0), first, line, text);
+    const n = members.length;
+    for (let k = 1; k < n; k++) {
+      const index = first + k;
+      if (!this.runObjectChunk) {
+        this.event(members.event(k), index, line, text);
+      } else if (!this.takeLaterMember(members.seq(k), members.time(k), index)) {
+        this.flush();
+        this.chunk(members.event(k), index, line, text, true);
+      }
+    }
+  }
+
+  /**
+   * A later member of a packed row with the given seq and time: count it into the pending run
+   * when nothing but counters can change for it (see the class comment). False when it needs
+   * the checks.
+   */
+  private takeLaterMember(seq: unknown, time: number, index: number): boolean {
+    if (seq !== index || this.fold.errorAt(index) !== null) return false;
+    if (this.pending > 0) {
+      this.pending++;
+      this.pendingLast = index;
+      this.pendingTime = time;
+      return true;
+    }
+    if ((this.loader === null || this.loader.canTakeChunkRun(index)) && this.relational.canTakeChunkRun(index)) {
+      this.pending = 1;
+      this.pendingFirst = index;
+      this.pendingLast = index;
+      this.pendingTime = time;
+      return true;
+    }
+    return false;
   }
 
   private chunk(

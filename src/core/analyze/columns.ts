@@ -3,6 +3,7 @@
  * plus `sourceEventSeqs` in compressed sparse rows. About 20 bytes per event instead of an
  * object; everything else (turn, step, text) is parsed from the event's line when shown.
  */
+import type { PackedMembers } from '../decode/packed';
 import { GrowArray } from '../util/grow';
 
 /** Surface-op kind codes. */
@@ -37,6 +38,7 @@ export class ColumnsBuilder {
   private readonly time = new GrowArray(Float64Array);
   private readonly sourceOffset = new GrowArray(Int32Array);
   private readonly sources = new GrowArray(Int32Array);
+  private chunkType: number | null = null;
 
   constructor() {
     this.sourceOffset.push(0);
@@ -76,6 +78,22 @@ export class ColumnsBuilder {
       for (const x of src) if (Number.isSafeInteger(x) && x >= 0 && x < 2 ** 31) this.sources.push(x);
     }
     this.sourceOffset.push(this.sources.length);
+  }
+
+  /**
+   * Record the members of a validated packed row: `assistant/chunk` events with the row's
+   * cumulative times and no surface fields (the same columns {@link add} gives them).
+   */
+  addPackedRow(members: PackedMembers): void {
+    this.chunkType ??= this.intern('assistant/chunk');
+    const code = this.chunkType | (OpCode.None << 16);
+    const offset = this.sources.length;
+    const n = members.length;
+    for (let k = 0; k < n; k++) {
+      this.time.push(members.time(k));
+      this.typeOp.push(code);
+      this.sourceOffset.push(offset);
+    }
   }
 
   finish(): EventColumns {

@@ -4,6 +4,8 @@
  * of them keeps it.
  */
 import type { EventCheck } from '../checks/check';
+import type { TextEventSink } from '../decode/jsonl';
+import type { PackedMembers } from '../decode/packed';
 import { CompactionQaCheck } from '../qa/compaction';
 import { deriveEventMessage } from '../fold/manager';
 import type { Plan, SurfaceState } from '../fold/surface';
@@ -15,7 +17,6 @@ import type {
   Diagnostic,
   EventLog,
   EventOrigin,
-  EventSink,
   Replacement,
   SessionFormat,
   SurfaceErrorInfo,
@@ -85,7 +86,7 @@ function projectsToMessage(value: unknown): boolean {
 }
 
 /** Consumes one session's events in order and produces its {@link SessionAnalysis}. */
-export class SessionAnalyzer implements EventSink {
+export class SessionAnalyzer implements TextEventSink {
   private readonly options: AnalyzerOptions;
   private baseSeq: number;
   private readonly columns = new ColumnsBuilder();
@@ -137,6 +138,39 @@ export class SessionAnalyzer implements EventSink {
     const line = origin.line > 0 ? origin.line : null;
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
+  }
+
+  /**
+   * The members of one validated packed row (see {@link TextEventSink.packedRow}). Each member
+   * is a log-only chunk, so the fold's only question is contiguity, which the row answers for
+   * all members at once: `seq0` at the expected seq. Everything else sees each member as through
+   * {@link event}; the checks and the QA check ask the fold only about events it has already
+   * decided, so deciding the whole row first changes none of their verdicts. Member events are
+   * built only where a fold refusal or a check needs them.
+   */
+  packedRow(members: PackedMembers, first: number, origin: EventOrigin, text: string): void {
+    const builder = this.builder;
+    const n = members.length;
+    if (builder === null) {
+      for (let k = 0; k < n; k++) this.event(members.event(k), first + k, origin, text);
+      return;
+    }
+    this.columns.addPackedRow(members);
+    if (this.error === null && members.seq(0) === this.baseSeq + first) {
+      builder.addLogOnly(n);
+      this.accepted = first + n;
+    } else {
+      for (let k = 0; k < n; k++) {
+        if (this.error === null) this.fold(members.event(k), first + k, origin);
+        else builder.add(first + k, null);
+      }
+    }
+    const line = origin.line > 0 ? origin.line : null;
+    for (const check of this.checks) {
+      if (check.packedRow !== undefined && line !== null) check.packedRow(members, first, line, text);
+      else for (let k = 0; k < n; k++) check.event(members.event(k), first + k, line, text);
+    }
+    this.qa?.packedRow(members, first, line);
   }
 
   private fold(value: unknown, index: number, origin: EventOrigin): void {

@@ -5,6 +5,7 @@
  * Checks see each decoded event exactly once, while its parsed object is alive, and must not keep
  * it: a million-event log is analysed in one pass with only small per-check state.
  */
+import type { PackedMembers } from '../decode/packed';
 import type { Diagnostic, Severity } from '../model';
 
 /** A diagnostic check fed one decoded event at a time, in log order. */
@@ -19,6 +20,12 @@ export interface EventCheck {
    * from such literals. Checks must give the same verdicts with or without it.
    */
   event(value: unknown, index: number, line: number | null, text?: string): void;
+  /**
+   * Optional: the members of one validated packed row on line `line`, with event indexes from
+   * `first` (see `TextEventSink.packedRow`). Must give the same verdicts as {@link event} called
+   * with `members.event(k)` for each member; a check can build only the members it needs.
+   */
+  packedRow?(members: PackedMembers, first: number, line: number, text: string): void;
   /** Called once after the last event; returns the findings (may also have been accumulated). */
   finish(): Diagnostic[];
 }

@@ -9,7 +9,9 @@
 import type { DecodeErrorInfo, EventOrigin, EventSink, SessionFormat } from '../model';
 import type { ByteBuffer } from '../util/grow';
 import { LineLog, RowKind } from './line-log';
-import { expandPackedRow, isPackedRow, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
+import { expandPackedRow, isPackedRow, PackedMembers, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
+import type { PackedRow } from './packed';
+
 
 /** A session found in the text. */
 export interface TextSession {
@@ -25,6 +27,15 @@ export interface TextSession {
 /** An {@link EventSink} that is also handed the text of the line each event came from. */
 export interface TextEventSink extends EventSink {
   event(value: unknown, index: number, origin: EventOrigin, text?: string): void;
+  /**
+   * The members of one validated packed row, in order; `first` is the first member's event
+   * index and `origin.member` is 0. Must have the same effect as calling {@link event} with
+   * `members.event(k)` and index `first + k` for each member; a sink may use what the row
+   * guarantees (every member is a log-only `assistant/chunk` with seq `seq0 + k` and no surface
+   * fields) to skip per-event work and build only the events it needs. Optional: without it the
+   * scanner builds every member and calls `event` for each.
+   */
+  packedRow?(members: PackedMembers, first: number, origin: EventOrigin, text: string): void;
 }
 
 /** What the upstream loader's line scanner would make of the text (log-format.md §4). */
@@ -236,6 +247,19 @@ export class JsonlScanner {
     }
   }
 
+  /** {@link loaderDecoded} for a packed row's members: seqs `seq0 + k`, none a `turn/end`. */
+  private loaderDecodedPacked(members: PackedMembers): void {
+    const loader = this.loader;
+    if (loader.fatal || loader.issue !== null) return;
+    const seq0 = members.row.seq0;
+    if (seq0 !== loader.accepted) {
+      loader.issue = `corrupt session log: seq gap in committed region at line ${this.loaderLine()} (expected ${loader.accepted}, got ${String(seq0)})`;
+      loader.issueLine = this.loaderLine();
+      return;
+    }
+    loader.accepted += members.length;
+  }
+
   private line(text: string, start: number): void {
     if (isBlank(text)) {
       // Fold input skips it; the upstream scanner fails to parse it.
@@ -300,18 +324,28 @@ export class JsonlScanner {
     const session = this.ensurePrimary(this.format, null);
     const log = session.log;
     if (isPackedRow(value)) {
-      let events: Record<string, unknown>[];
+      let packed: PackedRow;
       try {
-        events = expandPackedRow(validatePackedRow(value));
+        packed = validatePackedRow(value);
       } catch (error) {
         if (!(error instanceof PackedRowError)) throw error;
         this.fail(error.message, start);
         this.loaderUnparsable();
         return;
       }
-      this.loaderDecoded(events);
       const row = log.addRow(start, this.lineNo, RowKind.Packed);
-      for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start, text);
+      if (session.sink.packedRow === undefined) {
+        const events = expandPackedRow(packed);
+        this.loaderDecoded(events);
+        for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start, text);
+        return;
+      }
+      const members = new PackedMembers(packed);
+      this.loaderDecodedPacked(members);
+      const first = log.length;
+      log.addEvents(row, members.length);
+      this.events += members.length;
+      session.sink.packedRow(members, first, { line: this.lineNo, byte: start, member: 0 }, text);
       return;
     }
     // The upstream loader sees an array line as one (malformed) event.

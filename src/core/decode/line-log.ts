@@ -56,6 +56,14 @@ export class LineLog implements EventLog {
     this.eventMember.push(member);
   }
 
+  /** Register the next `count` events as members 0…count-1 of row `row`. */
+  addEvents(row: number, count: number): void {
+    for (let k = 0; k < count; k++) {
+      this.eventRow.push(row);
+      this.eventMember.push(k);
+    }
+  }
+
   /** Forget events from index `length` on (used when a line's events are dropped). */
   truncateEvents(length: number): void {
     this.eventRow.truncate(length);

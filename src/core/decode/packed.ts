@@ -138,3 +138,42 @@ export function expandPackedRow(row: PackedRow): Record<string, unknown>[] {
   }
   return out;
 }
+
+/**
+ * The members of a validated row without building them: each member's seq and time, and its
+ * event on demand. Most members of a long log are looked at only through their seq and time,
+ * so building every event object (three objects per chunk) would be most of the garbage a load
+ * makes. Every member is an `assistant/chunk` with no `surfaceOp` and no `sourceEventSeqs`.
+ */
+export class PackedMembers {
+  readonly row: PackedRow;
+  readonly length: number;
+  private readonly times: number[];
+
+  constructor(row: PackedRow) {
+    this.row = row;
+    this.length = row.members.length;
+    const times: number[] = [row.time0];
+    let time = row.time0;
+    for (let k = 0; k < row.dt.length; k++) {
+      time += row.dt[k] as number;
+      times.push(time);
+    }
+    this.times = times;
+  }
+
+  /** Member `k`'s seq. */
+  seq(k: number): number {
+    return this.row.seq0 + k;
+  }
+
+  /** Member `k`'s time (time0 plus the gaps before it). */
+  time(k: number): number {
+    return this.times[k] as number;
+  }
+
+  /** A new event object for member `k`, as {@link expandPackedRow} builds it. */
+  event(k: number): Record<string, unknown> {
+    return expandPackedMember(this.row, k, this.times[k] as number);
+  }
+}

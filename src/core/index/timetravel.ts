@@ -62,6 +62,11 @@ export class TimeTravelBuilder {
     return this.nodeOfEvent.get(seq - this.baseSeq);
   }
 
+  /** Record `count` events from the next index on that the fold accepted as log-only. */
+  addLogOnly(count: number): void {
+    for (let k = 0; k < count; k++) this.nodeOfEvent.push(-1);
+  }
+
   /**
    * Record event `index`: its accepted plan, or null for an event the fold never applied.
    * @param message false for a node whose derived message is null (an empty usage-only

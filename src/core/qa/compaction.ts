@@ -15,6 +15,7 @@
  */
 import { diagnostic, isNonNegativeSafeInteger, isRecord } from '../checks/check';
 import type { EventCheck } from '../checks/check';
+import type { PackedMembers } from '../decode/packed';
 import { SURFACE_TYPES } from '../fold/errors';
 import type { Plan } from '../fold/surface';
 import type { Diagnostic, Severity } from '../model';
@@ -133,6 +134,16 @@ export class CompactionQaCheck implements EventCheck {
   constructor(ctx: QaFoldContext, options: CompactionQaOptions = {}) {
     this.ctx = ctx;
     this.maxPerRule = options.maxPerRule ?? 100;
+  }
+
+  /**
+   * The members of a packed row (see `EventCheck.packedRow`). Only the first can change
+   * anything here: it settles `base` (or stops the check) and is the event after a pending
+   * prune. A later member is a log-only chunk at `seq0 + k`, which is `base + index` once the
+   * first was accepted, so the check would only confirm it.
+   */
+  packedRow(members: PackedMembers, first: number, line: number | null): void {
+    if (!this.stopped) this.event(members.event(0), first, line);
   }
 
   event(value: unknown, index: number, line: number | null): void {
