@@ -4,6 +4,7 @@ import '@vitejs/plugin-react/preamble';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { CoreClient } from './client/CoreClient';
+import { FallbackCoreClient } from './client/FallbackCoreClient';
 import { InProcessCoreClient } from './client/InProcessCoreClient';
 import { WorkerCoreClient } from './client/WorkerCoreClient';
 import { loadInProcessEngine } from './client/engineFallback';
@@ -11,10 +12,22 @@ import { createAppStore } from './store/createAppStore';
 import { AppStoreProvider } from './store/react';
 import { App } from './ui/App';
 
-/** The engine runs in a worker; where `Worker` is missing it runs here (lazily loaded). */
+const inProcess = (): InProcessCoreClient => new InProcessCoreClient(loadInProcessEngine());
+
+/**
+ * The engine runs in a worker; where `Worker` is missing, or a worker cannot be started, it runs
+ * here (lazily loaded).
+ */
 function createClient(): CoreClient {
-  if (typeof Worker === 'function') return new WorkerCoreClient();
-  return new InProcessCoreClient(loadInProcessEngine());
+  if (typeof Worker !== 'function') return inProcess();
+  const client = new FallbackCoreClient(() => new WorkerCoreClient(), inProcess);
+  client.ready.then(
+    () => {
+      if (client.mode === 'in-process') console.warn('Surface Lens: the engine runs on the page:', client.fallbackReason?.message);
+    },
+    () => {},
+  );
+  return client;
 }
 
 const prefersDark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;

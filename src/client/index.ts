@@ -2,6 +2,8 @@ export type { CoreClient, DeadListener } from './CoreClient';
 export { WorkerCoreClient, createEngineWorker } from './WorkerCoreClient';
 export type { WorkerLike, WorkerFactory, WorkerCoreClientOptions } from './WorkerCoreClient';
 export { InProcessCoreClient } from './InProcessCoreClient';
+export { FallbackCoreClient } from './FallbackCoreClient';
+export type { EngineMode, StartingClient } from './FallbackCoreClient';
 export { loadInProcessEngine } from './engineFallback';
 export { createLatestWins } from './latestWins';
 export type { LatestWins, LatestWinsOptions } from './latestWins';

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
+import { FallbackCoreClient } from '../../src/client/FallbackCoreClient';
+import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import { WorkerCoreClient } from '../../src/client/WorkerCoreClient';
+import { loadInProcessEngine } from '../../src/client/engineFallback';
 import { generateText } from '../../src/core/gen/generate';
 import type { RowFilter } from '../../src/protocol/protocol';
 
@@ -38,6 +41,21 @@ describe('engine worker', () => {
     expect(rows.rows.some((r) => r.state === 'shadowed')).toBe(true);
     const brackets = await client.brackets(0, s.accepted, 0, 100);
     expect(brackets.map((b) => b.depth).sort()).toEqual([0, 1]);
+    client.terminate();
+  });
+
+  it('runs the engine on the page when the worker script cannot be loaded', async () => {
+    const client = new FallbackCoreClient(
+      () => new WorkerCoreClient({ createWorker: () => new Worker('/no-such-engine-worker.js', { type: 'module' }) }),
+      () => new InProcessCoreClient(loadInProcessEngine()),
+    );
+    const buffer = await fixture('tests/fixtures/teaching.jsonl');
+    const summary = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer }, () => {});
+    expect(client.mode).toBe('in-process');
+    expect(client.fallbackReason?.message).toMatch(/^The engine worker crashed or failed to start/);
+    expect(summary.sessions[0]).toMatchObject({ events: 54, accepted: 54, replacements: 2, surfaceError: null });
+    const step = await client.navigate(0, 0, 'next-replace');
+    expect((await client.surface(0, step!, 0, 50)).change.kind).toBe('replace');
     client.terminate();
   });
 
