@@ -11,7 +11,7 @@ import { createPlaygroundClient } from '../client/PlaygroundClient';
 import { memoryStorage, noLocation, resolveDeps } from './deps';
 import type { AppStoreDeps, ResolvedDeps, StorageLike } from './deps';
 import { createCursorSlice } from './slices/cursor';
-import { applyDeepLink, createDeepLinkSlice, syncDeepLinkToLocation } from './slices/deepLink';
+import { applyDeepLink, createDeepLinkSlice, followLocationHash, syncDeepLinkToLocation } from './slices/deepLink';
 import { createDemoSlice } from './slices/demo';
 import { createExportSlice } from './slices/exports';
 import { createFilterSlice } from './slices/filter';
@@ -101,10 +101,12 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
 
   ctx.applyDeepLink = () => applyDeepLink(store, ctx);
   const stopSync = syncDeepLinkToLocation(store, ctx);
+  const stopFollow = followLocationHash(store, ctx);
 
   return Object.assign(store, {
     dispose() {
       stopSync();
+      stopFollow();
       ctx.cancelPlayback?.();
       ctx.requests.cancelPending();
       store.getState().sandbox?.dispose();

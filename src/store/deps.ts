@@ -17,6 +17,12 @@ export interface LocationLike {
   readHash(): string;
   /** Replaces the hash without adding a history entry. */
   writeHash(hash: string): void;
+  /**
+   * Calls `listener` when the hash changes other than through {@link writeHash} (the user edits
+   * the address bar, goes back or forward, follows an in-page link). Optional.
+   * @returns an unsubscribe function
+   */
+  onHashChange?(listener: () => void): () => void;
 }
 
 /** Timers: `setTimeout` returning a cancel function. */
@@ -86,6 +92,12 @@ function browserLocation(): LocationLike {
       if (location.hash === hash || (hash === '' && location.hash === '')) return;
       const url = `${location.pathname}${location.search}${hash}`;
       history.replaceState(history.state, '', url);
+    },
+    // `replaceState` fires no `hashchange`, so only changes made by someone else arrive here.
+    onHashChange: (listener) => {
+      if (typeof window === 'undefined') return () => {};
+      window.addEventListener('hashchange', listener);
+      return () => window.removeEventListener('hashchange', listener);
     },
   };
 }

@@ -42,4 +42,22 @@ describe('deep links', () => {
     expect(store.getState().step).toBe(30);
     expect(store.getState().deepLinkWarning).toBeNull();
   });
+
+  it('follows a hash the user changes after the load, and stops listening when disposed', async () => {
+    const location = new FakeLocation();
+    const { store } = await loadedTestStore({}, { location });
+    location.userSets('#step=4&seq=2&fp=fp-fake-0001');
+    expect(store.getState().step).toBe(4);
+    expect(store.getState().selectedSeq).toBe(2);
+    expect(store.getState().deepLinkWarning).toBeNull();
+    location.userSets('#step=9&fp=someone-else');
+    expect(store.getState().step).toBe(9);
+    expect(store.getState().deepLinkWarning).toMatch(/different file/);
+    // A hash that is not a deep link changes nothing.
+    location.userSets('#notes');
+    expect(store.getState().step).toBe(9);
+    expect(location.listenerCount).toBe(1);
+    store.dispose();
+    expect(location.listenerCount).toBe(0);
+  });
 });

@@ -45,6 +45,19 @@ export class FakeLocation implements LocationLike {
     this.hash = hash;
     this.writes.push(hash);
   }
+  private readonly listeners = new Set<() => void>();
+  onHashChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  /** The user changes the hash (the address bar, back/forward). */
+  userSets(hash: string): void {
+    this.hash = hash;
+    for (const listener of this.listeners) listener();
+  }
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
 }
 
 export interface TestStore {

@@ -1,7 +1,8 @@
 /**
  * Deep links: after a load, the URL hash picks the step and the selected seq, with a warning
  * when it was made for another file; afterwards the hash follows the cursor (debounced, with
- * `replaceState`, so playback neither floods history nor trips the browser's rate limit).
+ * `replaceState`, so playback neither floods history nor trips the browser's rate limit), and
+ * the cursor follows a hash someone else changes.
  */
 import type { StoreApi } from 'zustand/vanilla';
 import { formatDeepLink, parseDeepLink } from '../deepLink';
@@ -37,6 +38,18 @@ export function applyDeepLink(store: StoreApi<AppState>, ctx: StoreContext): voi
   if (link.step !== null) current.goTo(link.step, { select: link.seq === null });
   if (link.seq !== null) current.select(link.seq);
   store.setState({ deepLinkWarning: warning });
+}
+
+/**
+ * Follows the hash when someone else changes it (an edited address bar, back and forward) while
+ * a file is loaded. Returns the unsubscribe function.
+ */
+export function followLocationHash(store: StoreApi<AppState>, ctx: StoreContext): () => void {
+  const listen = ctx.deps.location.onHashChange;
+  if (!listen) return () => {};
+  return listen.call(ctx.deps.location, () => {
+    if (store.getState().status === 'ready') applyDeepLink(store, ctx);
+  });
 }
 
 /** Keeps the hash in step with the cursor. Returns the unsubscribe function. */
