@@ -33,7 +33,8 @@ export function formatHuman(session: SessionAnalysis): string {
   if (session.decodeError) {
     const e = session.decodeError;
     const where = [e.line !== null ? `line ${e.line}` : null, e.byte !== null ? `byte ${e.byte}` : null].filter(Boolean).join(', ');
-    lines.push(`  DECODE ERROR at ${session.path}${where ? `, ${where}` : ''}: ${e.message}`);
+    const rule = e.rule === undefined ? '' : ` [${e.rule}]`;
+    lines.push(`  DECODE ERROR at ${session.path}${where ? `, ${where}` : ''}${rule}: ${e.message}`);
   }
   if (fold.error) {
     const e = fold.error;

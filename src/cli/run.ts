@@ -18,8 +18,11 @@ export const USAGE = `usage: surface-lens check FILE... [--json]
 Validate DeepSeek Harness session logs (session.jsonl, session.jsonl.zstd, export ZIP,
 stream-json, JSON array) and fold their model-visible surface.
 
-  --json    one JSON object per session per line (JSON Lines)
-  --help    show this help
+  --json                one JSON object per session per line (JSON Lines)
+  --memory-limit SIZE   stop reading a file cleanly (rule decode/memory-limit) before its load
+                        would hold more than SIZE (bytes, or with K, M, G: 512M, 2G); by
+                        default no limit is set (Node has its own heap limit)
+  --help                show this help
 
 Exit status: 0 nothing wrong, 1 a surface error, decode error or error diagnostic,
 2 usage error or unreadable file.
@@ -29,6 +32,15 @@ Exit status: 0 nothing wrong, 1 a surface error, decode error or error diagnosti
 const MAX_BYTES = 2 ** 31 - 1;
 
 class CliError extends Error {}
+
+/** `512M`, `2G`, `1.5GiB`, `1000000` → bytes (binary units), or null when it is not a size. */
+export function parseSize(text: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)\s*(?:([KMGT])(?:i?B)?|B)?$/i.exec(text.trim());
+  if (!match) return null;
+  const unit = { K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 }[(match[2] ?? '').toUpperCase() as 'K' | 'M' | 'G' | 'T'] ?? 1;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : null;
+}
 
 /** Read a regular file whole; refuse directories, devices, FIFOs and oversized files. */
 function readRegularFile(path: string): Uint8Array {
@@ -73,6 +85,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`surface-lens: unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
     return 2;
   }
+  let memoryLimit: number | undefined;
+  const limitAt = args.findIndex((a) => a === '--memory-limit' || a.startsWith('--memory-limit='));
+  if (limitAt >= 0) {
+    const option = args[limitAt] as string;
+    const inline = option.startsWith('--memory-limit=');
+    const value = inline ? option.slice('--memory-limit='.length) : args[limitAt + 1];
+    const bytes = value === undefined ? null : parseSize(value);
+    if (bytes === null) {
+      io.stderr.write(`surface-lens: --memory-limit needs a size such as 512M or 2G, got ${JSON.stringify(value ?? '')}\n\n${USAGE}`);
+      return 2;
+    }
+    memoryLimit = bytes;
+    args.splice(limitAt, inline ? 1 : 2);
+  }
   const json = args.includes('--json');
   const unknown = args.filter((a) => a.startsWith('-') && a !== '--json');
   if (unknown.length > 0) {
@@ -94,7 +120,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       status = 2;
       continue;
     }
-    const result = await openBytes(bytes, { name: file });
+    const result = await openBytes(bytes, {
+      name: file,
+      ...(memoryLimit === undefined ? {} : { memoryLimitBytes: memoryLimit, memoryLimitName: 'the --memory-limit' }),
+    });
     if (result.sessions.length === 0) {
       io.stderr.write(`surface-lens: ${file}: no session found\n`);
       status = Math.max(status, 1);

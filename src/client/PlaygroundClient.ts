@@ -37,6 +37,7 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
     replaceDetail: (_session, replacement) => client.replaceDetail(S, replacement),
     curve: (_session, buckets) => client.curve(S, buckets),
     exportText: (_session, kind, step) => client.exportText(S, kind, step),
+    exportEvent: (_session, seq) => client.exportEvent(S, seq),
     demos: () => client.demos(),
     playgroundStart: (from) => client.playgroundStart(from),
     playgroundOffer: (template) => client.playgroundOffer(template),

@@ -173,6 +173,9 @@ export abstract class TrackedClient implements CoreClient {
   exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile> {
     return this.call('exportText', [session, kind, step]);
   }
+  exportEvent(session: number, seq: number): Promise<ExportFile> {
+    return this.call('exportEvent', [session, seq]);
+  }
   demos(): Promise<DemoInfo[]> {
     return this.call('demos', []);
   }

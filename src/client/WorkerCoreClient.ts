@@ -32,6 +32,17 @@ export interface WorkerCoreClientOptions {
 
 const formatDuration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
+/**
+ * The request with the page's heap limit, where the browser reports it: Chromium has
+ * `performance.memory` on pages but not in workers, and the engine derives each load's memory
+ * budget from it (see `memoryLimitFor` in the engine).
+ */
+function withHostHeapLimit(request: OpenRequest): OpenRequest {
+  if (request.hostHeapLimitBytes !== undefined || request.memoryLimitBytes !== undefined) return request;
+  const limit = (globalThis as { performance?: { memory?: { jsHeapSizeLimit?: unknown } } }).performance?.memory?.jsHeapSizeLimit;
+  return typeof limit === 'number' && limit > 0 ? { ...request, hostHeapLimitBytes: limit } : request;
+}
+
 export class WorkerCoreClient extends TrackedClient {
   private readonly worker: WorkerLike;
   private readonly remote: Remote<CoreApi>;
@@ -78,7 +89,8 @@ export class WorkerCoreClient extends TrackedClient {
     // is sent from inside the store update, and must leave before React renders that update.
     if (!this.handshakeDone) await this.ready;
     if (method === 'open') {
-      const [request, onProgress] = args as CoreArgs<'open'>;
+      const [asked, onProgress] = args as CoreArgs<'open'>;
+      const request = withHostHeapLimit(asked);
       // Transfer the bytes: a 500 MB log must not be copied. The caller's buffer is detached.
       const sent: OpenRequest = request.kind === 'bytes' ? transfer(request, [request.buffer]) : request;
       const progress = proxy((event: ProgressEvent) => onProgress(event));

@@ -72,6 +72,11 @@ export interface DecodeErrorInfo {
   /** Byte offset in the logical text (or in the file for container damage), or null. */
   byte: number | null;
   message: string;
+  /**
+   * Rule id of a stop that has one of its own (`decode/memory-limit`: the load's memory budget
+   * ran out); absent for damaged input, which is reported as `decode/error`.
+   */
+  rule?: string;
 }
 
 /** Where an event came from. */
@@ -95,6 +100,18 @@ export interface EventLog {
   origin(i: number): EventOrigin;
   /** The raw text the event came from (the whole row for a packed member). */
   raw(i: number): string;
+  /**
+   * The start of `raw(i)`, at most `maxChars` characters, with the length of the whole: a 200 MB
+   * line can be shown and measured without making a 200 MB string.
+   */
+  rawPreview(i: number, maxChars: number): RawPreview;
+}
+
+/** The start of an event's raw text and the length of all of it (see {@link EventLog.rawPreview}). */
+export interface RawPreview {
+  text: string;
+  /** Characters (UTF-16 code units) of the whole raw text; `text.length < length` when clipped. */
+  length: number;
 }
 
 /**

@@ -26,13 +26,29 @@ export interface Hello {
 }
 
 /** What to open. Bytes are transferred, not copied. */
-export type OpenRequest =
+export type OpenRequest = (
   | { kind: 'bytes'; name: string; buffer: ArrayBuffer }
   | { kind: 'text'; name: string; text: string }
   /** Fetched by the engine only because the user asked for this URL. */
   | { kind: 'url'; url: string }
   /** A guided demo, by id (see {@link CoreApi.demos}). */
-  | { kind: 'demo'; id: string };
+  | { kind: 'demo'; id: string }
+) &
+  LoadOptions;
+
+/**
+ * Options any open request may carry. The engine gives every load a memory budget and stops it
+ * cleanly (a `decode/memory-limit` decode error, the prefix kept) before it would exceed it.
+ */
+export interface LoadOptions {
+  /** Bytes the load may hold, instead of the limit the engine derives (tests set a small one). */
+  memoryLimitBytes?: number;
+  /**
+   * The page's `performance.memory.jsHeapSizeLimit`, where the browser has it (Chromium gives it
+   * to pages, not to workers): the worker client fills it in for the engine to derive its limit.
+   */
+  hostHeapLimitBytes?: number;
+}
 
 /** Load progress, sent while decoding. */
 export interface ProgressEvent {
@@ -209,10 +225,20 @@ export interface EventDetail {
   byte: number;
   /** Member index inside a packed chunk row, or -1. */
   member: number;
-  /** The raw line (the whole row for packed members). Untrusted text. */
+  /**
+   * The raw line (the whole row for packed members), or its first characters when `clipped` is
+   * set. Untrusted text.
+   */
   raw: string;
-  /** The decoded event. Untrusted: render as text only. */
+  /** The decoded event (long strings shortened when `clipped` says so). Untrusted: render as text only. */
   event: unknown;
+  /**
+   * Present when the event is too large to send whole (its raw line is over
+   * {@link DETAIL_RAW_LIMIT} characters): `raw` is the start of the line, and strings and
+   * containers of `event` may be shortened, with markers. The whole line is available through
+   * {@link CoreApi.exportEvent}.
+   */
+  clipped?: DetailClip;
   state: EventState;
   sourceEventSeqs: number[];
   citedBy: number[];
@@ -223,6 +249,17 @@ export interface EventDetail {
   /** For a replacement: the nodes it shadowed. */
   replacedEventSeqs: number[];
   diagnostics: Diagnostic[];
+}
+
+/** Characters of a raw line sent in an {@link EventDetail} (about 1 MB); longer lines are clipped. */
+export const DETAIL_RAW_LIMIT = 1 << 20;
+
+/** How an {@link EventDetail} was clipped. */
+export interface DetailClip {
+  /** Characters of the whole raw line (`raw` holds the first `raw.length` of them). */
+  rawLength: number;
+  /** True when strings or containers of `event` were shortened too. */
+  eventClipped: boolean;
 }
 
 /** Text search over the timeline rows matching a filter. */
@@ -428,6 +465,8 @@ export interface CoreApi {
   curve(session: number, buckets: number): Promise<CurveData>;
   /** Export the model view or surface at a step, or the diagnostics/QA report. */
   exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile>;
+  /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
+  exportEvent(session: number, seq: number): Promise<ExportFile>;
   /** The guided demos. */
   demos(): Promise<DemoInfo[]>;
   /** Start a playground, empty or from the first `step` events of a loaded session. */

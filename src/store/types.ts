@@ -166,10 +166,12 @@ export interface DemoSlice {
 
 export interface ExportSlice {
   /** The export being prepared, if any. */
-  exporting: ExportKind | 'playground' | null;
+  exporting: ExportKind | 'playground' | 'event' | null;
   exportError: string | null;
   /** Exports the model view or surface at the cursor, or the report, and downloads it. */
   exportFile(kind: ExportKind): Promise<void>;
+  /** Downloads the raw line of one event whole (the inspector clips a large one). */
+  exportEvent(seq: number): Promise<void>;
 }
 
 /** A candidate the fold refused: the exact rule message and the rule id. */

@@ -44,6 +44,39 @@ interface Loaded {
 
 const macrotask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * Memory a load may use when the host tells nothing about its limit (Firefox and Safari have no
+ * `performance.memory`): 1 GiB. Chromium grants a 64-bit desktop tab about 4 GB of heap, but
+ * browsers on phones and tablets end a tab well before a desktop would, and there a load stopped
+ * with a message beats a tab killed with everything in it. It is still about five times what the
+ * 1,000,000-event benchmark log (85.5 MB) needs by the budget's accounting (about 210 MB).
+ */
+export const DEFAULT_MEMORY_LIMIT = 2 ** 30;
+
+/** What Chromium's non-standard `performance.memory` holds (absent elsewhere, and in workers). */
+interface HeapFigures {
+  jsHeapSizeLimit?: number;
+  usedJSHeapSize?: number;
+}
+
+function hostHeap(): HeapFigures | null {
+  const memory = (globalThis as { performance?: { memory?: HeapFigures } }).performance?.memory;
+  return memory !== undefined && typeof memory.jsHeapSizeLimit === 'number' && memory.jsHeapSizeLimit > 0 ? memory : null;
+}
+
+/**
+ * The memory limit of one load: the request's own, else the heap limit (the engine's own
+ * `performance.memory` when it runs on the page; the page's figure, sent along by the worker
+ * client, when it runs in a worker; else {@link DEFAULT_MEMORY_LIMIT}) minus the heap already in
+ * use where that is known. The previous load is released before a new one starts, so it does
+ * not count.
+ */
+export function memoryLimitFor(request: OpenRequest, heap: HeapFigures | null = hostHeap()): number {
+  if (request.memoryLimitBytes !== undefined) return request.memoryLimitBytes;
+  const total = heap?.jsHeapSizeLimit ?? request.hostHeapLimitBytes ?? DEFAULT_MEMORY_LIMIT;
+  return Math.max(0, total - (heap?.usedJSHeapSize ?? 0));
+}
+
 /** Create an engine. */
 export function createEngine(deps: EngineDeps = {}): CoreApi {
   const now = deps.now ?? (() => Date.now());
@@ -143,12 +176,17 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       try {
         const { name, bytes } = await readRequest(request);
         if (signal.aborted) throw new LoadCancelled();
+        // An open replaces whatever was open (the page has dropped it already): free its memory
+        // for this load, whose budget does not count it.
+        loaded = null;
         const print = fingerprint(bytes);
         const result = await openBytes(bytes, {
           name,
           signal,
           pause,
           onProgress: (p) => onProgress({ loadId: id, ...p, elapsedMs: now() - started }),
+          memoryLimitBytes: memoryLimitFor(request),
+          memoryLimitName: "this tab's memory limit",
         });
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new SessionQuery(s));
@@ -228,6 +266,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async exportText(index: number, kind: ExportKind, step: number) {
       return teach(index).exportText(kind, step);
+    },
+
+    async exportEvent(index: number, seq: number) {
+      return teach(index).exportEvent(seq);
     },
 
     async demos(): Promise<DemoInfo[]> {

@@ -5,13 +5,17 @@
  * parsed only for the rows and details actually asked for.
  */
 import { OpCode, citersOf, sourcesOf } from '../core/analyze/columns';
+import { clipJsonValue } from '../core/analyze/clip-value';
 import { previewOf, replacementKind, roleOf, summarizeEvent } from '../core/analyze/describe';
 import { familyOf } from '../core/analyze/family';
 import type { Family } from '../core/analyze/family';
 import type { SessionAnalysis } from '../core/analyze/session';
+import { LineLog } from '../core/decode/line-log';
 import type { Diagnostic } from '../core/model';
+import { DETAIL_RAW_LIMIT } from '../protocol/protocol';
 import type {
   Bracket,
+  DetailClip,
   EventDetail,
   EventState,
   NavigateKind,
@@ -37,8 +41,35 @@ const MAX_WINDOW = 2000;
  */
 const CACHE_ENTRIES = 4096;
 
+/**
+ * Rows longer than this (in bytes) are searched piece by piece: decoding and lower-casing a
+ * 200 MB line whole would make two 200 MB strings per search.
+ */
+const SEARCH_PIECE = 1 << 20;
+
 /** The parts of a timeline row that do not depend on the cursor. */
 type RowFacts = Omit<TimelineRow, 'state'>;
+
+/** Reads events for one request (see {@link SessionQuery.reader}). */
+type EventReader = (index: number) => unknown;
+
+/**
+ * Whether the UTF-8 text `bytes`, lower-cased, contains `needle` (already lower-case), reading
+ * it in pieces. Each piece is searched with the last `needle.length - 1` characters of the one
+ * before it, so a match across two pieces is found (lower-casing never shortens a text, so a
+ * match spans at most `needle.length` characters of the original).
+ */
+function includesFolded(bytes: Uint8Array, needle: string): boolean {
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  let carry = '';
+  for (let at = 0; at < bytes.length; at += SEARCH_PIECE) {
+    const end = Math.min(bytes.length, at + SEARCH_PIECE);
+    const piece = carry + decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
+    if (piece.toLowerCase().includes(needle)) return true;
+    carry = needle.length > 1 ? piece.slice(Math.max(0, piece.length - (needle.length - 1))) : '';
+  }
+  return false;
+}
 
 /** A small map that forgets everything when full (answers are windows: reuse is local). */
 class BoundedCache<K, V> {
@@ -134,13 +165,38 @@ export class SessionQuery {
     }
   }
 
+  /**
+   * An event reader for one request that parses each row once: consecutive members of a packed
+   * row (or a JSON-array line) share one parse, where `parse` would re-read the whole row for
+   * every member (quadratic for one huge row of many members).
+   */
+  private reader(): EventReader {
+    const log = this.session.log;
+    if (!(log instanceof LineLog)) return (index) => this.parse(index);
+    let rowStart = -1;
+    let values: unknown[] = [];
+    return (index) => {
+      const origin = log.origin(index);
+      if (origin.member < 0) return this.parse(index);
+      if (origin.byte !== rowStart) {
+        try {
+          values = log.rowEvents(index);
+        } catch {
+          return this.parse(index);
+        }
+        rowStart = origin.byte;
+      }
+      return values[origin.member];
+    };
+  }
+
   /** What a timeline row shows of event `i`, parsed once and cached. */
-  private facts(i: number): RowFacts {
+  private facts(i: number, read: EventReader): RowFacts {
     const cached = this.rowFacts.get(i);
     if (cached) return cached;
     const { columns } = this.session;
     const time = columns.time[i] as number;
-    const event = this.parse(i);
+    const event = read(i);
     const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
     const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
     const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
@@ -162,9 +218,10 @@ export class SessionQuery {
     const first = Math.max(0, Math.min(start, total));
     const last = Math.min(total, first + Math.min(count, MAX_WINDOW));
     const rows: TimelineRow[] = [];
+    const read = this.reader();
     for (let row = first; row < last; row++) {
       const i = this.indexOfRow(filter, row);
-      rows.push({ ...this.facts(i), state: this.stateAt(i, step) });
+      rows.push({ ...this.facts(i, read), state: this.stateAt(i, step) });
     }
     return { total, start: first, rows };
   }
@@ -188,11 +245,12 @@ export class SessionQuery {
     const total = this.rowCount(query.filter);
     if (needle === '' || total === 0) return { row: null, seq: null, wrapped: false };
     const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : total) : query.fromRow;
+    const read = this.reader();
     for (let n = 1; n <= total; n++) {
       const raw = from + query.direction * n;
       const row = ((raw % total) + total) % total;
       const index = this.indexOfRow(query.filter, row);
-      if (this.matches(index, needle)) {
+      if (this.matches(index, needle, read)) {
         const wrapped = query.direction === 1 ? raw >= total : raw < 0;
         return { row, seq: this.seqOf(index), wrapped };
       }
@@ -200,12 +258,19 @@ export class SessionQuery {
     return { row: null, seq: null, wrapped: false };
   }
 
-  private matches(index: number, needle: string): boolean {
+  private matches(index: number, needle: string, read: EventReader): boolean {
     const log = this.session.log;
     const origin = log.origin(index);
-    const text = origin.member >= 0 ? JSON.stringify(this.parse(index)) : log.raw(index);
-    if (text.toLowerCase().includes(needle)) return true;
-    return String(this.seqOf(index)) === needle;
+    let found: boolean;
+    if (origin.member >= 0) {
+      found = (JSON.stringify(read(index)) ?? '').toLowerCase().includes(needle);
+    } else if (log instanceof LineLog && log.rawBytes(index) > SEARCH_PIECE) {
+      const { start, end } = log.rowRange(index);
+      found = includesFolded(log.bytes().subarray(start, end), needle);
+    } else {
+      found = log.raw(index).toLowerCase().includes(needle);
+    }
+    return found || String(this.seqOf(index)) === needle;
   }
 
   /** One surface node for display (it does not depend on the cursor: cached). */
@@ -354,7 +419,9 @@ export class SessionQuery {
     if (!this.diagnosticsList) {
       const { decodeError, fold } = this.session;
       const list: Diagnostic[] = [];
-      if (decodeError) list.push({ severity: 'error', rule: 'decode/error', seq: null, line: decodeError.line, message: decodeError.message });
+      if (decodeError) {
+        list.push({ severity: 'error', rule: decodeError.rule ?? 'decode/error', seq: null, line: decodeError.line, message: decodeError.message });
+      }
       if (fold.error) {
         list.push({
           severity: 'error',
@@ -382,14 +449,25 @@ export class SessionQuery {
     const state = this.stateAt(index, step);
     const classification = state === 'shadowed' ? tt.classify(index, step) : null;
     const r = tt.replacementOfSeq(seq);
+    // A huge line (a 200 MB tool result) is not shipped to the page: its start, and the event
+    // with long strings shortened; the whole of it is a download away (exportEvent).
+    const raw = log.rawPreview(index, DETAIL_RAW_LIMIT);
+    let event = this.parse(index);
+    let clipped: DetailClip | null = null;
+    if (raw.text.length < raw.length) {
+      const bounded = clipJsonValue(event, DETAIL_RAW_LIMIT);
+      event = bounded.value;
+      clipped = { rawLength: raw.length, eventClipped: bounded.clipped };
+    }
     return {
       index,
       seq,
       line: origin.line,
       byte: origin.byte,
       member: origin.member,
-      raw: log.raw(index),
-      event: this.parse(index),
+      raw: raw.text,
+      event,
+      ...(clipped === null ? {} : { clipped }),
       state,
       sourceEventSeqs: sourcesOf(columns, index),
       citedBy: citersOf(citedBy, index),

@@ -195,8 +195,22 @@ export class TeachingQuery {
     return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
   }
 
+  private baseName(): string {
+    return (this.s.sessionId ?? this.s.path.split(/[\\/!]/).pop() ?? 'session').replace(/[^A-Za-z0-9_.-]/g, '_');
+  }
+
+  /**
+   * The raw line of one event, whole, as a file: how the inspector offers an event too large
+   * to send in a detail (a user action, so the size is the user's choice).
+   */
+  exportEvent(seq: number): ExportFile {
+    const index = seq - this.s.baseSeq;
+    if (!Number.isInteger(index) || index < 0 || index >= this.s.log.length) throw new Error(`no event with seq ${seq}`);
+    return { name: `${this.baseName()}.event-${seq}.jsonl`, mime: 'application/jsonl', text: `${this.s.log.raw(index)}\n` };
+  }
+
   exportText(kind: ExportKind, step: number): ExportFile {
-    const base = (this.s.sessionId ?? this.s.path.split(/[\\/!]/).pop() ?? 'session').replace(/[^A-Za-z0-9_.-]/g, '_');
+    const base = this.baseName();
     const k = Math.max(0, Math.min(step, this.s.fold.accepted));
     switch (kind) {
       case 'model-view': {

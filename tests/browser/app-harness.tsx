@@ -11,7 +11,8 @@ import { createRoot } from 'react-dom/client';
 import { vi } from 'vitest';
 import { commands, page } from 'vitest/browser';
 import { WorkerCoreClient, createEngineWorker } from '../../src/client/WorkerCoreClient';
-import type { WorkerLike } from '../../src/client/WorkerCoreClient';
+import type { WorkerCoreClientOptions, WorkerLike } from '../../src/client/WorkerCoreClient';
+import type { LoadSummary, OpenRequest, ProgressEvent } from '../../src/protocol/protocol';
 import { createAppStore } from '../../src/store/createAppStore';
 import type { AppStore } from '../../src/store/createAppStore';
 import { memoryStorage } from '../../src/store/deps';
@@ -25,17 +26,35 @@ export interface MountedApp {
   unmount(): void;
 }
 
-export async function mountApp(): Promise<MountedApp> {
+/** The worker client with a memory limit set on every open request (as a test may ask). */
+class LimitedWorkerClient extends WorkerCoreClient {
+  private readonly memoryLimitBytes: number;
+  constructor(options: WorkerCoreClientOptions, memoryLimitBytes: number) {
+    super(options);
+    this.memoryLimitBytes = memoryLimitBytes;
+  }
+  override open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary> {
+    return super.open({ ...request, memoryLimitBytes: this.memoryLimitBytes }, onProgress);
+  }
+}
+
+export interface MountOptions {
+  /** Memory limit of every load (the protocol's `memoryLimitBytes`); default: the engine's own. */
+  memoryLimitBytes?: number;
+}
+
+export async function mountApp(options: MountOptions = {}): Promise<MountedApp> {
   await page.viewport(1400, 900);
   const workers: WorkerLike[] = [];
+  const clientOptions: WorkerCoreClientOptions = {
+    createWorker: () => {
+      const worker = createEngineWorker();
+      workers.push(worker);
+      return worker;
+    },
+  };
   const createClient = () =>
-    new WorkerCoreClient({
-      createWorker: () => {
-        const worker = createEngineWorker();
-        workers.push(worker);
-        return worker;
-      },
-    });
+    options.memoryLimitBytes === undefined ? new WorkerCoreClient(clientOptions) : new LimitedWorkerClient(clientOptions, options.memoryLimitBytes);
   let hash = '';
   const store = createAppStore(createClient(), {
     createClient,

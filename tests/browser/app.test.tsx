@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
+import { generateText } from '../../src/core/gen/generate';
 import { button, exists, mountApp, readFixture, region, statusText, surfaceSeqs, surfaceStep, transportStep } from './app-harness';
 import type { MountedApp } from './app-harness';
 
@@ -143,6 +144,22 @@ describe('the app with its engine worker', () => {
     await poll(surfaceStep).toBe(1164);
     await press('Next step');
     await poll(surfaceStep).toBe(1165);
+  });
+
+  it('shows where a load stopped at its memory limit, with the rule, and keeps what came before', async () => {
+    app = await mountApp({ memoryLimitBytes: 6 * 2 ** 20 });
+    const bytes = new TextEncoder().encode(generateText({ seed: 5, events: 40_000 }));
+    await open('big.jsonl', bytes);
+    await waitForStatus(/^Loaded \d+ events\. Decoding stopped at line \d+: stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about/);
+    const banner = document.querySelector('[aria-label="Decode error"]')?.textContent ?? '';
+    expect(banner).toMatch(/^▲Decoding stopped at line (\d+) \(byte ([\d,]+)\): stopped reading big\.jsonl at byte \d+ \(line \1\)/);
+    expect(banner).toMatch(/reading on would need about [\d.]+ MiB, over this tab's memory limit of 6\.0 MiB \(decode\/memory-limit\)\. Events before it are loaded\.$/);
+    const loaded = Number(/^Loaded (\d+) events/.exec(statusText())?.[1]);
+    expect(loaded).toBeGreaterThan(1000);
+    // The prefix is folded and navigable.
+    await poll(surfaceStep).toBe(loaded);
+    await press('Previous step');
+    await poll(surfaceStep).toBe(loaded - 1);
   });
 
   it('reports a stopped engine and reloads the file on a new one', async () => {

@@ -113,6 +113,23 @@ describe.skipIf(!HAS_SHARED)(`check on shared vectors and packaged fixtures${SHA
     expect(files.slice(1).every((f) => f.startsWith(`${zip}!subagents/`) && f.endsWith('/session.jsonl'))).toBe(true);
     expect(files.length).toBeGreaterThan(1);
   });
+
+  it('--memory-limit stops a file cleanly, with the rule, where its load would exceed the limit', async () => {
+    const big = join(dir, 'big.jsonl');
+    writeFileSync(big, [header, ...Array.from({ length: 40_000 }, (_, i) => user(i)), ''].join('\n'));
+    const r = await run(['check', big, '--memory-limit', '8M']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(
+      /DECODE ERROR at .*big\.jsonl, line (\d+), byte (\d+) \[decode\/memory-limit\]: stopped reading .*big\.jsonl at byte \2 \(line \1\): reading on would need about [\d.]+ MiB, over the --memory-limit of 8\.0 MiB/,
+    );
+    const json = await run(['check', '--json', `--memory-limit=8M`, big]);
+    expect((JSON.parse(json.out) as { decodeError: { rule: string } }).decodeError.rule).toBe('decode/memory-limit');
+    // No limit by default.
+    expect((await run(['check', big])).code).toBe(0);
+    const wrong = await run(['check', big, '--memory-limit', 'lots']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toContain('--memory-limit needs a size such as 512M or 2G, got "lots"');
+  });
 });
 
 // The published entry point, as `npx surface-lens check` runs it (built by `npm run build:cli`,

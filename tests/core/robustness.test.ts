@@ -7,10 +7,13 @@ import { zipSync } from 'fflate';
 import { openBytes } from '../../src/core/analyze/open';
 import type { SessionAnalysis } from '../../src/core/analyze/session';
 import { generateText } from '../../src/core/gen/generate';
+import { DETAIL_RAW_LIMIT } from '../../src/protocol/protocol';
 import { SessionQuery } from '../../src/worker/session-query';
+import { TeachingQuery } from '../../src/worker/teaching-query';
 import { zstdFrames } from '../support/zstd-frames';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
+const dec = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 const HEADER = '{"type":"session","version":0,"id":"r","createdAt":0,"delegationDepth":0}';
 const user = (seq: number, text = 'hi'): string =>
   JSON.stringify({
@@ -206,6 +209,65 @@ describe('bad input', () => {
     expect(s.fold.error?.message).toBe('session event seq undefined is not contiguous; expected 0');
     expect(rules(s)).toContain('loader/header-json');
   });
+
+  it(
+    'a single 200 MB line: decoded and folded; rows stay one short line, details and search never handle it whole',
+    async () => {
+      // The bytes are built in place (no 200 MB string in the test): a user/message whose text
+      // is 200 MB of "x", with a marker that straddles a 1 MiB search piece, then normal lines.
+      const SIZE = 200 * 1024 * 1024;
+      const head = enc(`${HEADER}\n{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"`);
+      const tail = enc(`"}],"source":{"kind":"user"}},"surfaceOp":"append"}\n${user(1, 'after the big one')}\n${user(2)}\n`);
+      const bytes = new Uint8Array(head.length + SIZE + tail.length);
+      bytes.set(head);
+      bytes.fill(0x78, head.length, head.length + SIZE);
+      const rowStart = HEADER.length + 1;
+      bytes.set(enc('Zebra'), rowStart + 3 * 2 ** 20 - 2);
+      bytes.set(tail, head.length + SIZE);
+      const rowLength = head.length + SIZE + tail.indexOf(0x0a) - rowStart;
+
+      const result = await openBytes(bytes, { name: 'big.jsonl' });
+      const s = result.sessions[0] as SessionAnalysis;
+      expect(s.decodeError).toBeNull();
+      expect(s.log.length).toBe(3);
+      expect(s.fold.nodes).toEqual([0, 1, 2]);
+      expect(s.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+
+      const query = new SessionQuery(s);
+      const all = { families: [], surfaceOnly: false };
+      const rows = query.rows(3, all, 0, 10).rows;
+      expect(rows.map((r) => r.summary.length <= 160)).toEqual([true, true, true]);
+      expect(rows[0]!.summary).toMatch(/^x+…$/);
+      expect(query.surface(3, 0, 10).nodes[0]!.preview.length).toBeLessThanOrEqual(160);
+
+      // The detail carries the start of the line and a bounded event, and says how long the line is.
+      const big = query.detail(0, 3);
+      expect(big.raw.length).toBe(DETAIL_RAW_LIMIT);
+      expect(big.raw.startsWith('{"type":"user/message","seq":0')).toBe(true);
+      expect(big.clipped).toEqual({ rawLength: rowLength, eventClipped: true });
+      expect(JSON.stringify(big).length).toBeLessThan(3 * DETAIL_RAW_LIMIT);
+      const event = big.event as { type: string; surfaceOp: string; data: { content: { text: string }[] } };
+      expect(event.type).toBe('user/message');
+      expect(event.surfaceOp).toBe('append');
+      expect(event.data.content[0]!.text).toMatch(/^x+… \[clipped: \d+ of 209715200 characters\]$/);
+      expect(query.detail(1, 3).clipped).toBeUndefined();
+
+      // Search reads the line piece by piece (a match across two pieces included), case-folded.
+      expect(query.search({ session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 0, seq: 0 });
+      expect(query.search({ session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 1 });
+      expect(query.search({ session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1 }).row).toBeNull();
+
+      // Exports other than the event itself stay small; the event's export is the whole line.
+      const teaching = new TeachingQuery(query);
+      expect(teaching.exportText('surface', 3).text.length).toBeLessThan(10_000);
+      expect(teaching.exportText('report-json', 3).text.length).toBeLessThan(100_000);
+      expect(teaching.exportText('report-markdown', 3).text.length).toBeLessThan(100_000);
+      const whole = teaching.exportEvent(0);
+      expect(whole.text.length).toBe(rowLength + 1);
+      expect(whole.text.endsWith(`xxxx${dec(tail.subarray(0, tail.indexOf(0x0a) + 1))}`)).toBe(true);
+    },
+    120_000,
+  );
 
   it('a long line arriving in many small chunks decodes the same', async () => {
     const text = `${HEADER}\n${user(0, 'y'.repeat(1_000_000))}\n${user(1)}\n`;

@@ -136,6 +136,8 @@ export interface FakeClientOptions {
   sessions?: number;
   /** Longest block text in views before it is clipped (`truncated`). @default 4000 */
   blockClip?: number;
+  /** Longest raw line a detail carries before it is clipped (`EventDetail.clipped`), as the engine's `DETAIL_RAW_LIMIT`. */
+  detailRawLimit?: number;
 }
 
 export interface RecordedCall {
@@ -412,14 +414,17 @@ export class FakeCoreClient implements CoreClient {
         chain.push(by);
         by = fold.shadowedBy.get(by);
       }
+      const raw = JSON.stringify(event);
+      const limit = this.options.detailRawLimit ?? Infinity;
       return {
         index,
         seq,
         line: index + 2,
         byte: index * 120,
         member: -1,
-        raw: JSON.stringify(event),
+        raw: raw.length > limit ? raw.slice(0, limit) : raw,
         event,
+        ...(raw.length > limit ? { clipped: { rawLength: raw.length, eventClipped: false } } : {}),
         state: this.stateOf(index, step, fold),
         sourceEventSeqs: event.sourceEventSeqs ?? [],
         citedBy: this.events.filter((e) => e.sourceEventSeqs?.includes(seq)).map((e) => e.seq),
@@ -563,6 +568,16 @@ export class FakeCoreClient implements CoreClient {
         case 'report-markdown':
           return { name: `${base}.report.md`, mime: 'text/markdown', text: `# Surface Lens report: ${base}\n\n${(this.options.diagnostics ?? []).length} findings\n` };
       }
+    });
+  }
+
+  exportEvent(session: number, seq: number): Promise<ExportFile> {
+    const pg = this.sandbox('exportEvent', [session, seq]);
+    if (pg) return pg.then((c) => c.exportEvent(0, seq));
+    return this.answer('exportEvent', [session, seq], () => {
+      const event = this.events.find((e) => e.seq === seq);
+      if (!event) throw new Error(`No event with seq ${seq}.`);
+      return { name: `fake-${session}.event-${seq}.jsonl`, mime: 'application/jsonl', text: `${JSON.stringify(event)}\n` };
     });
   }
 

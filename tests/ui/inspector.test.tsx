@@ -1,7 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { ExportFile } from '../../src/protocol/protocol';
 import { Inspector } from '../../src/ui/panels/inspector/Inspector';
-import { renderLoaded } from './harness';
+import { loadedTestStore } from '../store/helpers';
+import { FAKE_EVENTS } from '../support/fake-client';
+import { renderLoaded, renderWith } from './harness';
 
 const inspector = () => screen.getByRole('region', { name: 'Inspector' });
 
@@ -49,5 +52,31 @@ describe('Inspector', () => {
     expect(tree.querySelector('b')).toBeNull();
     fireEvent.click(within(tree).getByRole('button', { name: 'Collapse data' }));
     expect(tree.textContent).not.toContain('now summarize');
+  });
+
+  it('says when an event arrived clipped, how much of it, and saves the whole of it', async () => {
+    const download = vi.fn<(file: ExportFile) => void>();
+    // The fake clips raw lines over 100 characters, as the engine clips those over ~1 MB.
+    const test = await loadedTestStore({ detailRawLimit: 100 }, { download });
+    renderWith(<Inspector />, test);
+    act(() => test.store.getState().select(15));
+    const notice = await waitFor(() => within(inspector()).getByRole('note', { name: 'Clipped event' }));
+    const length = JSON.stringify(FAKE_EVENTS[15]).length;
+    expect(notice.textContent).toContain(`clipped: showing 100 of ${length} characters of this event's raw line`);
+    fireEvent.click(within(inspector()).getByText('Raw line'));
+    expect(inspector().textContent).toContain(`clipped: showing 100 of ${length} characters`);
+    fireEvent.click(within(notice).getByRole('button', { name: /Save full event/ }));
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+    const file = download.mock.calls[0]![0];
+    expect(file.name).toBe('fake-0.event-15.jsonl');
+    expect(JSON.parse(file.text)).toMatchObject({ seq: 15, type: 'user/message' });
+    expect(test.client.callsTo('exportEvent').at(-1)?.args).toEqual([0, 15]);
+  });
+
+  it('shows no clipped notice for an event sent whole', async () => {
+    const { store } = await renderLoaded(<Inspector />);
+    act(() => store.getState().select(15));
+    await waitFor(() => expect(within(inspector()).getByRole('tree', { name: 'event as JSON' })).toBeTruthy());
+    expect(within(inspector()).queryByRole('note', { name: 'Clipped event' })).toBeNull();
   });
 });

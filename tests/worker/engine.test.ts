@@ -3,7 +3,8 @@
  * step, replacements and brackets, details, navigation, cancellation.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/worker/engine';
+import { generateText } from '../../src/core/gen/generate';
+import { DEFAULT_MEMORY_LIMIT, createEngine, memoryLimitFor } from '../../src/worker/engine';
 import type { RowFilter } from '../../src/protocol/protocol';
 
 const ALL: RowFilter = { families: [], surfaceOnly: false };
@@ -137,5 +138,43 @@ describe('engine', () => {
     await slow.cancel();
     release();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('stops a load at its memory limit with a clear message, and keeps answering', async () => {
+    const engine = createEngine({ pause: async () => {} });
+    const text = generateText({ seed: 5, events: 60_000 });
+    const bytes = new TextEncoder().encode(text).length;
+    const summary = await engine.open({ kind: 'text', name: 'big.jsonl', text, memoryLimitBytes: bytes + 4 * 2 ** 20 }, noop);
+    const s = summary.sessions[0]!;
+    expect(s.decodeError?.rule).toBe('decode/memory-limit');
+    expect(s.decodeError?.message).toMatch(
+      /^stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about [\d.]+ MiB, over this tab's memory limit of [\d.]+ MiB$/,
+    );
+    expect(s.decodeError?.message).toContain(`at byte ${s.decodeError?.byte} (line ${s.decodeError?.line})`);
+    expect(s.accepted).toBeGreaterThan(1000);
+    expect(s.accepted).toBe(s.events);
+    // The prefix is navigable and every window answers.
+    const rows = await engine.rows(0, s.accepted, ALL, s.events - 3, 10);
+    expect(rows.rows).toHaveLength(3);
+    expect((await engine.surface(0, s.accepted, 0, 5)).step).toBe(s.accepted);
+    expect((await engine.detail(0, s.events - 1, s.accepted)).seq).toBe(s.events - 1);
+    expect((await engine.diagnostics(0, 0, 1)).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
+    expect(await engine.navigate(0, 0, 'next-change')).not.toBeNull();
+    expect((await engine.search({ session: 0, text: 'turn', filter: ALL, fromRow: -1, direction: 1 })).row).not.toBeNull();
+    // The engine goes on: the next open, without a small limit, loads the whole log.
+    const again = await engine.open({ kind: 'text', name: 'big.jsonl', text }, noop);
+    expect(again.sessions[0]!.decodeError).toBeNull();
+    expect(again.sessions[0]!.events).toBeGreaterThan(s.events);
+  });
+
+  it('derives the memory limit from the request, the heap figures, or a default', () => {
+    const text = { kind: 'text' as const, name: 'x', text: '' };
+    expect(memoryLimitFor({ ...text, memoryLimitBytes: 1234 }, { jsHeapSizeLimit: 4e9, usedJSHeapSize: 1e8 })).toBe(1234);
+    // On the page (in-process engine): the tab's heap limit minus what is in use.
+    expect(memoryLimitFor(text, { jsHeapSizeLimit: 4e9, usedJSHeapSize: 1e8 })).toBe(3.9e9);
+    // In a worker: the page's figure, sent along by the worker client.
+    expect(memoryLimitFor({ ...text, hostHeapLimitBytes: 2e9 }, null)).toBe(2e9);
+    expect(memoryLimitFor(text, null)).toBe(DEFAULT_MEMORY_LIMIT);
+    expect(DEFAULT_MEMORY_LIMIT).toBe(2 ** 30);
   });
 });

@@ -5,11 +5,25 @@
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const MAX = 160;
+/**
+ * Characters of a text looked at for a one-line preview. Collapsing the whitespace of a whole
+ * 200 MB message to show 160 characters of it would copy all of it; only a long run of
+ * whitespace inside this much could make a preview shorter than it would be otherwise.
+ */
+const PREVIEW_SCAN = 64 * 1024;
 
 /** Collapse whitespace and clip to `max` characters. */
 export function clip(text: string, max = MAX): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+  const scan = Math.max(PREVIEW_SCAN, max * 4);
+  const long = text.length > scan;
+  const flat = (long ? text.slice(0, scan) : text).replace(/\s+/g, ' ').trim();
+  if (flat.length <= max && !long) return flat;
+  return flat.length < max ? `${flat}…` : `${flat.slice(0, max - 1)}…`;
+}
+
+/** The start of a text, enough for a preview of it (one character more, so `clip` knows it was cut). */
+function head(text: string): string {
+  return text.length > PREVIEW_SCAN ? text.slice(0, PREVIEW_SCAN + 1) : text;
 }
 
 function isObject(x: unknown): x is Record<string, any> {
@@ -26,30 +40,36 @@ function compactJson(x: unknown): string {
 
 /** Text of a list of content blocks, tool calls and results included, for previews. */
 export function blocksText(content: unknown): string {
-  if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
+  if (!Array.isArray(content)) return typeof content === 'string' ? head(content) : '';
+  // Each part is cut to what a preview can show, and the length is summed as parts are added:
+  // joining all parts after each block would copy a huge first block once per block.
   const parts: string[] = [];
+  let length = 0;
   for (const block of content) {
     if (!isObject(block)) continue;
+    let part: string;
     switch (block.type) {
       case 'text':
-        parts.push(String(block.text ?? ''));
+        part = head(String(block.text ?? ''));
         break;
       case 'reasoning':
-        parts.push(`(thinking) ${String(block.text ?? '')}`);
+        part = `(thinking) ${head(String(block.text ?? ''))}`;
         break;
       case 'tool-call':
-        parts.push(`→ ${String(block.name ?? '?')}(${String(block.arguments ?? '')})`);
+        part = `→ ${head(String(block.name ?? '?'))}(${head(String(block.arguments ?? ''))})`;
         break;
       case 'tool-result':
-        parts.push(`${block.isError === true ? '✗ ' : ''}${blocksText(block.content)}`);
+        part = `${block.isError === true ? '✗ ' : ''}${blocksText(block.content)}`;
         break;
       case 'image':
-        parts.push('[image]');
+        part = '[image]';
         break;
       default:
-        parts.push(`[${String(block.type)}]`);
+        part = `[${head(String(block.type))}]`;
     }
-    if (parts.join(' ').length > MAX * 2) break;
+    parts.push(part);
+    length += part.length + 1;
+    if (length - 1 > MAX * 2) break;
   }
   return parts.join(' ');
 }

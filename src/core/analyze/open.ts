@@ -3,16 +3,32 @@
  *
  * Containers are unwrapped (ZIP members, Zstandard frames, gzip) and the logical text is fed to
  * the line scanner in chunks, so progress can be reported and a load cancelled between chunks.
+ *
+ * With a memory limit (`OpenOptions.memoryLimitBytes`) every allocation that grows with the input
+ * is checked against a {@link MemoryBudget} first; when the next one would not fit, reading stops
+ * there and the session ends with a `decode/memory-limit` decode error, the lines before it
+ * decoded, folded and navigable as before any other decode error.
  */
-import { readExportZip } from '../decode/zip';
+import { readExportZip, ROOT_SESSION_PATH } from '../decode/zip';
 import { detectContainer } from '../decode/detect';
-import { gunzip } from '../decode/gzip';
+import { GunzipStream, GzipError } from '../decode/gzip';
 import { JsonlScanner } from '../decode/jsonl';
 import type { TextSession } from '../decode/jsonl';
 import { ValueLog } from '../decode/line-log';
 import { ZstdFrameStream, checkZstdFrames, initZstd } from '../decode/zstd';
+import type { TornZstdFrame } from '../decode/zstd';
 import type { DecodeErrorInfo, Diagnostic, LoadProgress } from '../model';
 import { ByteBuffer } from '../util/grow';
+import {
+  BYTES_PER_EVENT,
+  JSON_ARRAY_FACTOR,
+  LINE_FACTOR,
+  MEMORY_LIMIT_RULE,
+  MemoryBudget,
+  MemoryLimitError,
+  PRIOR_EVENTS_PER_BYTE,
+  formatBytePair,
+} from '../util/budget';
 import { diagnosticsForScan } from './scan-diagnostics';
 import { SessionAnalyzer } from './session';
 import type { SessionAnalysis } from './session';
@@ -44,6 +60,16 @@ export interface OpenOptions {
   chunkBytes?: number;
   /** Checkpoint interval of the time-travel index (tests). */
   checkpointEvery?: number;
+  /**
+   * Bytes this load may hold: the input, the decoded text, the decoders' output and an estimate
+   * of the per-event columns and index (see `util/budget.ts`). Checked before each allocation
+   * that grows with the input; when the next one would not fit, reading stops cleanly with a
+   * `decode/memory-limit` decode error. Default: no limit (the CLI; Node has its own). The
+   * engine passes one derived from the browser's heap limit.
+   */
+  memoryLimitBytes?: number;
+  /** What the limit is called in the stop message. @default 'the memory limit' */
+  memoryLimitName?: string;
 }
 
 /** Result of opening one input. */
@@ -56,6 +82,15 @@ export interface LoadResult {
 }
 
 const DEFAULT_CHUNK = 4 << 20;
+/**
+ * With a memory limit the scanner is fed at most this many bytes between two checks, so a load
+ * stops within about a step of the limit rather than a whole chunk.
+ */
+const BUDGET_STEP = 1 << 20;
+/** The scanner decodes complete lines in regions of about this many bytes (jsonl.ts `REGION`). */
+const SCAN_REGION = 64 * 1024;
+/** gzip input is inflated this much at a time; each slice's output is appended (and checked) before the next. */
+const GZIP_SLICE = 64 * 1024;
 
 interface Context {
   options: OpenOptions;
@@ -63,6 +98,8 @@ interface Context {
   /** Input bytes consumed before the current member. */
   consumedBefore: number;
   events: number;
+  /** The load's memory budget, or null without a limit. */
+  budget: MemoryBudget | null;
 }
 
 async function tick(ctx: Context, consumed: number, events: number): Promise<void> {
@@ -77,18 +114,29 @@ async function tick(ctx: Context, consumed: number, events: number): Promise<voi
  * @param bytes the whole input (it is kept, not copied, as the logical text of raw JSONL)
  */
 export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promise<LoadResult> {
-  const ctx: Context = { options, totalBytes: bytes.length, consumedBefore: 0, events: 0 };
+  const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
+  // The input stays alive for the whole load (for raw JSONL it is the logical text itself).
+  budget?.hold(bytes.length);
+  const ctx: Context = { options, totalBytes: bytes.length, consumedBefore: 0, events: 0, budget };
   const findings: Diagnostic[] = [];
   const sessions: SessionAnalysis[] = [];
   const kind = detectContainer(bytes.subarray(0, 4));
   if (kind === 'zip') {
-    const zip = readExportZip(bytes);
+    const zip = readExportZip(bytes, {}, budget);
     for (const f of zip.findings) findings.push({ severity: f.severity, rule: f.rule, seq: null, line: null, message: f.message });
+    // A member too large for the budget still gets its session, holding the stop message; the
+    // root session keeps its place first.
+    const refused = (refusal: { path: string; error: MemoryLimitError }): SessionAnalysis => {
+      const path = `${options.name}!${refusal.path}`;
+      return failedSession(path, ctx, memoryStop(ctx, path, refusal.error, { byte: 0, line: null, text: 'member' }, 'inflating it'));
+    };
+    for (const refusal of zip.overBudget) if (refusal.path === ROOT_SESSION_PATH) sessions.push(refused(refusal));
     for (const member of zip.members) {
       const path = `${options.name}!${member.path}`;
       sessions.push(...(await openMember(member.bytes, path, ctx)));
       ctx.consumedBefore = 0;
     }
+    for (const refusal of zip.overBudget) if (refusal.path !== ROOT_SESSION_PATH) sessions.push(refused(refusal));
   } else {
     sessions.push(...(await openMember(bytes, options.name, ctx)));
   }
@@ -98,30 +146,172 @@ export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promis
 async function openMember(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
   const kind = detectContainer(bytes.subarray(0, 4));
   if (kind === 'zstd') return openZstd(bytes, path, ctx);
-  if (kind === 'gzip') {
-    let inflated: Uint8Array;
-    try {
-      inflated = gunzip(bytes);
-    } catch (error) {
-      return [failedSession(path, ctx, { line: null, byte: null, message: `gzip: ${(error as Error).message}` })];
-    }
-    // Detection continues on the inflated text (log-format.md §1.1 row 3).
-    if (startsWithBracket(inflated)) return [openJsonArray(inflated, path)];
-    return openText(ByteBuffer.wrap(inflated), path, ctx, 'jsonl-gzip', []);
-  }
+  if (kind === 'gzip') return openGzip(bytes, path, ctx);
   if (kind === 'zip') {
     return [failedSession(path, ctx, { line: null, byte: 0, message: 'nested ZIP archives are not supported' })];
   }
-  if (startsWithBracket(bytes)) return [openJsonArray(bytes, path)];
-  return openText(ByteBuffer.wrap(bytes), path, ctx, null, []);
+  if (firstNonBlankIsBracket(bytes) === true) return [openJsonArray(bytes, path, ctx)];
+  return openText(ByteBuffer.wrap(bytes), path, ctx);
 }
 
-function startsWithBracket(bytes: Uint8Array): boolean {
+/**
+ * Inflate gzip input slice by slice into a text buffer and scan the text as it grows, like
+ * Zstandard frames, so the budget sees the text and its events grow together (fflate's streaming
+ * `Gunzip`; see gzip.ts for why never `gunzipSync`).
+ */
+async function openGzip(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
+  const budget = ctx.budget;
+  const stream = new GunzipStream();
+  const text = new ByteBuffer(Math.min(bytes.length * 4, 1 << 26), budget);
+  let scanner: JsonlScanner | null = null;
+  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
+  scanner = new JsonlScanner(text, factory);
+  const meter = budget === null ? null : new ScanMeter(budget, scanner, text, stepOf(ctx));
+  // Detection continues on the inflated text (log-format.md §1.1 row 3): decided at its first
+  // non-blank byte; a JSON array is parsed whole at the end, never scanned.
+  let array: boolean | null = null;
+  /** Append inflated parts and scan them; the refusal when memory ran out, else null. */
+  const take = (parts: Uint8Array[]): MemoryLimitError | null => {
+    for (const part of parts) {
+      try {
+        text.append(part);
+      } catch (error) {
+        if (error instanceof MemoryLimitError) return error;
+        throw error;
+      }
+    }
+    array ??= firstNonBlankIsBracket(text.view());
+    if (array !== false) return null;
+    if (meter !== null) return meter.advance(text.length);
+    (scanner as JsonlScanner).advance(text.length);
+    return null;
+  };
+  const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
+  let stop: MemoryLimitError | null = null;
+  try {
+    for (let offset = 0; offset < bytes.length && stop === null; offset += chunk) {
+      const end = Math.min(bytes.length, offset + chunk);
+      for (let at = offset; at < end && stop === null; at += GZIP_SLICE) {
+        stop = take(stream.push(bytes.subarray(at, Math.min(end, at + GZIP_SLICE))));
+      }
+      await tick(ctx, end, scanner.eventCount);
+    }
+    // Stopped early, the CRC-32 at the end is never reached: the text read stays unverified.
+    if (stop === null) stop = take(stream.end());
+  } catch (error) {
+    if (!(error instanceof GzipError)) throw error;
+    return [failedSession(path, ctx, { line: null, byte: null, message: `gzip: ${error.message}` })];
+  }
+  if (array === true) {
+    // A JSON array is parsed whole: a prefix of one is not an array.
+    if (stop !== null) return [failedSession(path, ctx, memoryStop(ctx, path, stop, { byte: text.length, line: null, text: 'decompressed' }))];
+    return [openJsonArray(text.view(), path, ctx)];
+  }
+  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, true);
+  scanner.end();
+  ctx.events += scanner.eventCount;
+  return finishSessions(scanner, analyzers, 'jsonl-gzip', stopDiagnostics, null);
+}
+
+/** Whether the first non-blank byte is `[`; null while there is none. */
+function firstNonBlankIsBracket(bytes: Uint8Array): boolean | null {
   for (const b of bytes) {
     if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
     return b === 0x5b;
   }
-  return false;
+  return null;
+}
+
+/**
+ * Feeds a scanner under the memory budget: before each step it estimates what the step will
+ * allocate (its events, and its longest line decoded and parsed) and stops when that would not
+ * fit; after it, the events decoded are held.
+ */
+class ScanMeter {
+  private fed = 0;
+  private events = 0;
+
+  constructor(
+    private readonly budget: MemoryBudget,
+    private readonly scanner: JsonlScanner,
+    private readonly text: ByteBuffer,
+    private readonly step: number,
+  ) {}
+
+  /** Feed the scanner the text up to byte `end`; the refusal when a step would not fit, else null. */
+  advance(end: number): MemoryLimitError | null {
+    const { budget, scanner } = this;
+    while (this.fed < end) {
+      const next = Math.min(end, this.fed + this.step);
+      const committed = scanner.committedBytes;
+      const rate = scanner.eventCount > 0 && committed > 0 ? scanner.eventCount / committed : PRIOR_EVENTS_PER_BYTE;
+      // The line the step completes first runs from `committed` (possibly long ago: a 200 MB
+      // line arrives over many steps); the scanner decodes the rest in small regions (a longer
+      // line in the middle of a step is at most a step long: an error of a few MB at most). A
+      // step that completes no line decodes nothing. Searching only the new bytes keeps it linear.
+      const lf = this.text.view().subarray(this.fed, next).indexOf(0x0a);
+      const first = this.fed + lf + 1 - committed;
+      const longest = lf < 0 ? 0 : Math.max(first, Math.min(SCAN_REGION, next - (this.fed + lf + 1)));
+      const cost = Math.ceil((next - this.fed) * rate * BYTES_PER_EVENT) + LINE_FACTOR * longest;
+      if (!budget.fits(cost)) return new MemoryLimitError(budget.held + cost, budget.limit);
+      scanner.advance(next);
+      this.fed = next;
+      budget.hold((scanner.eventCount - this.events) * BYTES_PER_EVENT);
+      this.events = scanner.eventCount;
+      // The estimate was low (denser events than so far): stop before reading more.
+      if (budget.held > budget.limit) return new MemoryLimitError(budget.held, budget.limit);
+    }
+    return null;
+  }
+}
+
+function stepOf(ctx: Context): number {
+  return Math.min(ctx.options.chunkBytes ?? DEFAULT_CHUNK, BUDGET_STEP);
+}
+
+/** Where a load stopped: a byte offset in the input or in one text of it. */
+interface StopPlace {
+  byte: number;
+  line: number | null;
+  /** What `byte` counts: the file's text, the decompressed text, or the start of a ZIP member. */
+  text: 'file' | 'decompressed' | 'member';
+}
+
+/** The decode error of a load stopped by its memory budget. */
+function memoryStop(ctx: Context, path: string, error: MemoryLimitError, at: StopPlace, action = 'reading on'): DecodeErrorInfo {
+  const [needed, limit] = formatBytePair(error.needed, error.limit);
+  const of = at.text === 'decompressed' ? ' of the decompressed text' : '';
+  const line = at.line === null ? '' : ` (line ${at.line})`;
+  const name = ctx.options.memoryLimitName ?? 'the memory limit';
+  return {
+    line: at.line,
+    byte: at.byte,
+    rule: MEMORY_LIMIT_RULE,
+    message: `stopped reading ${path} at byte ${at.byte}${of}${line}: ${action} would need about ${needed}, over ${name} of ${limit}`,
+  };
+}
+
+/**
+ * Stop a scanner where it is (the start of the first line not read) and forget the text after
+ * it, so `end()` reads nothing more and no torn line is reported. The stop becomes the decode
+ * error, or, when decoding had already stopped at damage, an error diagnostic beside it.
+ */
+function stopScanner(
+  scanner: JsonlScanner,
+  text: ByteBuffer,
+  ctx: Context,
+  path: string,
+  error: MemoryLimitError,
+  decompressed: boolean,
+): Diagnostic[] {
+  const byte = scanner.committedBytes;
+  text.truncate(byte);
+  const info = memoryStop(ctx, path, error, { byte, line: scanner.lines + 1, text: decompressed ? 'decompressed' : 'file' });
+  if (scanner.decodeError === null) {
+    scanner.decodeError = info;
+    return [];
+  }
+  return [{ severity: 'error', rule: MEMORY_LIMIT_RULE, seq: null, line: info.line, message: info.message }];
 }
 
 function makeAnalyzers(
@@ -153,24 +343,23 @@ function makeAnalyzers(
 }
 
 /** Scan logical text held in `text` (already complete) in chunks. */
-async function openText(
-  text: ByteBuffer,
-  path: string,
-  ctx: Context,
-  format: 'jsonl-gzip' | null,
-  extra: Diagnostic[],
-): Promise<SessionAnalysis[]> {
+async function openText(text: ByteBuffer, path: string, ctx: Context): Promise<SessionAnalysis[]> {
   let scanner: JsonlScanner | null = null;
   const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
   scanner = new JsonlScanner(text, factory);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
-  for (let limit = chunk; limit < text.length + chunk; limit += chunk) {
-    scanner.advance(Math.min(limit, text.length));
-    await tick(ctx, Math.min(limit, text.length), scanner.eventCount);
+  const meter = ctx.budget === null ? null : new ScanMeter(ctx.budget, scanner, text, stepOf(ctx));
+  let stop: MemoryLimitError | null = null;
+  for (let limit = chunk; limit < text.length + chunk && stop === null; limit += chunk) {
+    const end = Math.min(limit, text.length);
+    if (meter === null) scanner.advance(end);
+    else stop = meter.advance(end);
+    await tick(ctx, end, scanner.eventCount);
   }
+  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, false);
   scanner.end();
   ctx.events += scanner.eventCount;
-  return finishSessions(scanner, analyzers, format, extra, null);
+  return finishSessions(scanner, analyzers, null, stopDiagnostics, null);
 }
 
 function finishSessions(
@@ -193,40 +382,75 @@ function finishSessions(
 
 async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
   await initZstd();
-  const stream = new ZstdFrameStream();
-  const text = new ByteBuffer(Math.min(bytes.length * 8, 1 << 28));
+  const budget = ctx.budget;
+  const stream = new ZstdFrameStream(budget === null ? {} : { budget });
+  const text = new ByteBuffer(Math.min(bytes.length * 8, 1 << 28), budget);
   let scanner: JsonlScanner | null = null;
   const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
   scanner = new JsonlScanner(text, factory);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
+  const meter = budget === null ? null : new ScanMeter(budget, scanner, text, stepOf(ctx));
+  /** Append plaintext and scan it; `stop` is the refusal when memory ran out. */
+  const feed = (plaintext: Uint8Array): { appended: boolean; stop: MemoryLimitError | null } => {
+    try {
+      text.append(plaintext);
+    } catch (error) {
+      if (error instanceof MemoryLimitError) return { appended: false, stop: error };
+      throw error;
+    }
+    if (meter !== null) return { appended: true, stop: meter.advance(text.length) };
+    (scanner as JsonlScanner).advance(text.length);
+    return { appended: true, stop: null };
+  };
   const frames: Uint8Array[] = [];
   const spans: { start: number; end: number }[] = [];
-  for (let offset = 0; offset < bytes.length && stream.error === null; offset += chunk) {
+  let stop: MemoryLimitError | null = null;
+  for (let offset = 0; offset < bytes.length && stream.error === null && stop === null; offset += chunk) {
     for (const frame of stream.pushFrames(bytes.subarray(offset, offset + chunk))) {
-      // Only the first frame's plaintext is needed later (the header-frame check).
-      frames.push(frames.length === 0 ? frame.plaintext : EMPTY_FRAME);
-      spans.push({ start: frame.start, end: frame.end });
-      text.append(frame.plaintext);
-      scanner.advance(text.length);
+      const fed = feed(frame.plaintext);
+      if (fed.appended) {
+        // Only the first frame's plaintext is needed later (the header-frame check).
+        frames.push(frames.length === 0 ? frame.plaintext : EMPTY_FRAME);
+        spans.push({ start: frame.start, end: frame.end });
+      }
+      stop = fed.stop;
+      if (stop !== null) break;
     }
+    stop ??= stream.memoryError;
     await tick(ctx, Math.min(offset + chunk, bytes.length), scanner.eventCount);
   }
   const damage = stream.error;
-  // Damage inside complete frames is fatal upstream; a torn final frame is not.
-  const tornRecord = text.length > scanner.committedBytes || scanner.loader.issue !== null;
-  const torn = damage === null ? stream.end().torn : null;
-  if (torn && torn.plaintext.length > 0) {
-    text.append(torn.plaintext);
-    scanner.advance(text.length);
+  // Damage inside complete frames is fatal upstream; a torn final frame is not. A memory stop
+  // leaves a line unfinished on purpose: only real damage counts then.
+  const tornRecord = stop === null ? text.length > scanner.committedBytes || scanner.loader.issue !== null : scanner.loader.issue !== null;
+  let torn: TornZstdFrame | null = null;
+  if (damage === null && stop === null) {
+    try {
+      torn = stream.end().torn;
+    } catch (error) {
+      if (!(error instanceof MemoryLimitError)) throw error;
+      stop = error;
+    }
   }
+  if (torn && torn.plaintext.length > 0) {
+    stop = feed(torn.plaintext).stop;
+    // Its text was not (all) read: no torn-frame finding about what it recovered.
+    if (stop !== null) torn = null;
+  }
+  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, true);
   scanner.end();
   ctx.events += scanner.eventCount;
-  const zstdFindings = checkZstdFrames({
-    frames,
-    spans,
-    torn,
-    error: damage === null ? null : { kind: damage.name === 'ZstdStructureError' ? 'structure' : 'frame', message: damage.message, byte: damage.byte },
-  });
+  // Stopped before the first frame was read: "no complete frame" would be untrue.
+  const zstdFindings =
+    stop !== null && frames.length === 0
+      ? []
+      : checkZstdFrames({
+          frames,
+          spans,
+          torn,
+          error:
+            damage === null ? null : { kind: damage.name === 'ZstdStructureError' ? 'structure' : 'frame', message: damage.message, byte: damage.byte },
+        });
   const extra: Diagnostic[] = zstdFindings.map((f) => ({
     severity: f.severity,
     rule: f.rule,
@@ -237,21 +461,29 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   if (damage !== null && scanner.decodeError === null) {
     scanner.decodeError = { line: null, byte: damage.byte, message: damage.message };
   }
-  return finishSessions(scanner, analyzers, 'jsonl-zstd', extra, tornRecord);
+  return finishSessions(scanner, analyzers, 'jsonl-zstd', [...extra, ...stopDiagnostics], tornRecord);
 }
 
 const EMPTY_FRAME = new Uint8Array(0);
 
-function openJsonArray(bytes: Uint8Array, path: string): SessionAnalysis {
+function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAnalysis {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let values: unknown[] = [];
   let decodeError: DecodeErrorInfo | null = null;
-  try {
-    const parsed: unknown = JSON.parse(decoder.decode(bytes));
-    if (Array.isArray(parsed)) values = parsed;
-    else decodeError = { line: null, byte: 0, message: 'the JSON value is not an array of events' };
-  } catch (error) {
-    decodeError = { line: null, byte: 0, message: `not valid JSON: ${(error as Error).message}` };
+  const cost = bytes.length * JSON_ARRAY_FACTOR;
+  if (ctx.budget !== null && !ctx.budget.fits(cost)) {
+    // Parsed whole or not at all: nothing of it can be kept.
+    const error = new MemoryLimitError(ctx.budget.held + cost, ctx.budget.limit);
+    decodeError = memoryStop(ctx, path, error, { byte: 0, line: null, text: 'file' }, 'parsing the JSON array');
+  } else {
+    ctx.budget?.hold(cost);
+    try {
+      const parsed: unknown = JSON.parse(decoder.decode(bytes));
+      if (Array.isArray(parsed)) values = parsed;
+      else decodeError = { line: null, byte: 0, message: 'the JSON value is not an array of events' };
+    } catch (error) {
+      decodeError = { line: null, byte: 0, message: `not valid JSON: ${(error as Error).message}` };
+    }
   }
   const log = new ValueLog(values);
   const analyzer = new SessionAnalyzer({

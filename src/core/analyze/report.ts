@@ -25,6 +25,7 @@ export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> 
     decodeError: session.decodeError && {
       line: session.decodeError.line,
       byte: session.decodeError.byte,
+      ...(session.decodeError.rule === undefined ? {} : { rule: session.decodeError.rule }),
       message: session.decodeError.message,
     },
     diagnostics: session.diagnostics.map((d) => ({
@@ -60,7 +61,8 @@ export function toMarkdownReport(session: SessionAnalysis): string {
   lines.push(`| diagnostics | ${severities.error} errors, ${severities.warning} warnings, ${severities.info} info |`, '');
   if (session.decodeError) {
     const e = session.decodeError;
-    lines.push(`**Decode error** (line ${e.line ?? '?'}, byte ${e.byte ?? '?'}): ${cell(e.message)}`, '');
+    const rule = e.rule === undefined ? '' : `, \`${e.rule}\``;
+    lines.push(`**Decode error** (line ${e.line ?? '?'}, byte ${e.byte ?? '?'}${rule}): ${cell(e.message)}`, '');
   }
   if (fold.error) {
     const e = fold.error;

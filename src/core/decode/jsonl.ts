@@ -118,6 +118,11 @@ export class JsonlScanner {
     return this.events;
   }
 
+  /** Lines processed so far (blank ones included): the next line is `lines + 1`. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
   /** Sessions discovered so far, in order of discovery. */
   get sessions(): readonly TextSession[] {
     return this.order;

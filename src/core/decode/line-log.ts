@@ -2,10 +2,10 @@
  * An {@link EventLog} that keeps the logical text as bytes plus a few integers per row and per
  * event, and parses an event only when asked (design: keep bytes, not objects).
  */
-import type { EventLog, EventOrigin } from '../model';
+import type { EventLog, EventOrigin, RawPreview } from '../model';
 import { GrowArray } from '../util/grow';
 import type { ByteBuffer } from '../util/grow';
-import { expandPackedMember, validatePackedRow } from './packed';
+import { expandPackedMember, expandPackedRow, validatePackedRow } from './packed';
 
 /** How an event sits in its row. */
 export const RowKind = {
@@ -23,6 +23,8 @@ export type RowKind = (typeof RowKind)[keyof typeof RowKind];
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const LF = 0x0a;
+/** A long row is decoded this much at a time when it is only measured. */
+const MEASURE_PIECE = 1 << 20;
 
 /** Event storage backed by the logical text. */
 export class LineLog implements EventLog {
@@ -101,6 +103,26 @@ export class LineLog implements EventLog {
     }
   }
 
+  /**
+   * Every event of the row holding event `i`, from one parse of the row, indexed by member
+   * (`[event]` for a row holding one event). Walking the members of a large packed row one
+   * `event(i)` at a time would parse the whole row once per member.
+   */
+  rowEvents(i: number): unknown[] {
+    const row = this.eventRow.get(i);
+    const value: unknown = JSON.parse(this.rowText(row));
+    switch (this.rowKind.get(row) as RowKind) {
+      case RowKind.Plain:
+        return [value];
+      case RowKind.StreamEnvelope:
+        return [(value as { event?: unknown }).event];
+      case RowKind.ArrayElement:
+        return value as unknown[];
+      case RowKind.Packed:
+        return expandPackedRow(validatePackedRow(value as Record<string, unknown>));
+    }
+  }
+
   origin(i: number): EventOrigin {
     const row = this.eventRow.get(i);
     return { line: this.rowLine.get(row), byte: this.rowStart.get(row), member: this.eventMember.get(i) };
@@ -113,6 +135,34 @@ export class LineLog implements EventLog {
 
   raw(i: number): string {
     return this.rowText(this.eventRow.get(i));
+  }
+
+  rawPreview(i: number, maxChars: number): RawPreview {
+    const { start, end } = this.rowRange(i);
+    const bytes = this.text.view();
+    // A character takes at least one byte: a row of at most `maxChars` bytes fits whole.
+    if (end - start <= maxChars) {
+      const text = decoder.decode(bytes.subarray(start, end));
+      return { text, length: text.length };
+    }
+    // Measure the row piece by piece (a streaming decoder keeps characters split between pieces
+    // whole), keeping only its first `maxChars` characters.
+    const stream = new TextDecoder('utf-8', { ignoreBOM: true });
+    let text = '';
+    let length = 0;
+    for (let at = start; at < end; at += MEASURE_PIECE) {
+      const stop = Math.min(end, at + MEASURE_PIECE);
+      const piece = stream.decode(bytes.subarray(at, stop), { stream: stop < end });
+      if (text.length < maxChars) text += piece.slice(0, maxChars - text.length);
+      length += piece.length;
+    }
+    return { text, length };
+  }
+
+  /** Bytes of the row holding event `i` (the length of its raw text in UTF-8). */
+  rawBytes(i: number): number {
+    const { start, end } = this.rowRange(i);
+    return end - start;
   }
 
   /** Byte range of the row holding event `i` in the logical text. */
@@ -157,6 +207,13 @@ export class ValueLog implements EventLog {
 
   raw(i: number): string {
     return JSON.stringify(this.values[i] ?? null);
+  }
+
+  rawPreview(i: number, maxChars: number): RawPreview {
+    const raw = this.raw(i);
+    if (raw.length <= maxChars) return { text: raw, length: raw.length };
+    // A fresh string, not a slice that would keep all of `raw` alive.
+    return { text: JSON.parse(JSON.stringify(raw.slice(0, maxChars))) as string, length: raw.length };
   }
 
   /** Append an event (the playground's log grows). */

@@ -14,6 +14,8 @@
 import { unzipSync } from 'fflate';
 import type { UnzipFileInfo } from 'fflate';
 import { crc32 } from './gzip';
+import { MemoryLimitError } from '../util/budget';
+import type { MemoryBudget } from '../util/budget';
 
 /** Decompression-bomb limits. All sizes in bytes. */
 export interface ZipLimits {
@@ -58,6 +60,11 @@ export interface ZipSessions {
   /** Root `session.jsonl` first, then `subagents/<id>/session.jsonl`, then other `*.jsonl`; archive order within each group. */
   members: ZipMember[];
   findings: ZipFinding[];
+  /**
+   * Members not inflated because their declared size did not fit the memory budget (in the
+   * order of `members`); the caller reports them. Empty without a budget.
+   */
+  overBudget: { path: string; error: MemoryLimitError }[];
 }
 
 /** The root session log's member path. */
@@ -142,8 +149,11 @@ function describe(error: unknown): string {
  * Extract the session logs of an export ZIP. Never throws for bad input: unreadable archives,
  * unsafe names, bombs and damaged members become findings, and the remaining members are
  * still returned.
+ *
+ * @param budget - when given, a member is inflated only if its declared size fits the budget
+ *   (after the members before it in output order); the inflated members are then held by it.
  */
-export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSessions {
+export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}, budget: MemoryBudget | null = null): ZipSessions {
   const limit = { ...DEFAULT_ZIP_LIMITS, ...limits };
   const findings: ZipFinding[] = [];
   const refuse = (rule: string, path: string, why: string): void => {
@@ -161,7 +171,7 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
     });
   } catch (error) {
     findings.push({ severity: 'error', rule: 'zip/corrupt', message: `not a readable ZIP archive: ${describe(error)}`, path: null });
-    return { members: [], findings };
+    return { members: [], findings, overBudget: [] };
   }
 
   const candidates: Candidate[] = [];
@@ -187,6 +197,7 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
   // Budget the total in output order, so the root session is never crowded out by others.
   candidates.sort((a, b) => a.group - b.group || a.index - b.index);
   const accepted: Candidate[] = [];
+  const overBudget: ZipSessions['overBudget'] = [];
   let total = 0;
   for (const candidate of candidates) {
     const { name, size, originalSize } = candidate.info;
@@ -201,11 +212,16 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
       );
     } else if (total + originalSize > limit.maxTotalBytes) {
       refuse('zip/bomb', name, `its ${originalSize} bytes would bring the total uncompressed size over the limit of ${limit.maxTotalBytes} bytes`);
+    } else if (budget !== null && !budget.fits(total + originalSize)) {
+      // fflate allocates each member's declared size: check before anything is inflated.
+      overBudget.push({ path: name, error: new MemoryLimitError(budget.held + total + originalSize, budget.limit) });
     } else {
       total += originalSize;
       accepted.push(candidate);
     }
   }
+
+  budget?.hold(total);
 
   // Pass 2: inflate the accepted members. If one is damaged fflate throws for the whole call,
   // so retry member by member to keep the others and name the damaged one.
@@ -277,5 +293,5 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}): ZipSes
       path: null,
     });
   }
-  return { members, findings };
+  return { members, findings, overBudget };
 }

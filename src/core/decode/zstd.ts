@@ -14,6 +14,8 @@
 import { decompress, Decompress, ZstdErrorCode } from 'fzstd';
 import xxhash from 'xxhash-wasm';
 import type { XXHashAPI } from 'xxhash-wasm';
+import { MemoryLimitError } from '../util/budget';
+import type { MemoryBudget } from '../util/budget';
 
 /** Frame magic `28 B5 2F FD`, read little-endian. */
 const FRAME_MAGIC = 0xfd2fb528;
@@ -293,8 +295,10 @@ function readFrameHeader(frame: Uint8Array): FrameHeader | null {
  *
  * @param frame - exactly the frame's bytes.
  * @param start - the frame's offset in the file, for the error message.
+ * @param memory - when given, the plaintext's upper bound must fit the budget before anything is
+ *   allocated, or `MemoryLimitError` is thrown.
  */
-export function decodeZstdFrame(frame: Uint8Array, start: number): Uint8Array {
+export function decodeZstdFrame(frame: Uint8Array, start: number, memory: FrameMemory | null = null): Uint8Array {
   requireHasher();
   const header = readFrameHeader(frame);
   if (header === null) throw new ZstdFrameError(start);
@@ -314,6 +318,9 @@ export function decodeZstdFrame(frame: Uint8Array, start: number): Uint8Array {
   }
   // Refusing an impossible declared size up front also stops fzstd allocating a buffer that big.
   if (header.contentSize !== null && header.contentSize > bound) throw new ZstdFrameError(start);
+  // fzstd allocates at most `bound` bytes for the plaintext (the declared size, or the window
+  // rewritten below): that is what must fit, besides the frames already decoded in this push.
+  memory?.budget.check(memory.pending + bound);
   let input = frame;
   if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
     // Without a declared size fzstd allocates the whole window and shifts all of it after every
@@ -343,12 +350,18 @@ export function decodeZstdFrame(frame: Uint8Array, start: number): Uint8Array {
  * yields nothing at all, as upstream's `catch` does. No checksum can be verified.
  *
  * @param bytes - from the torn frame's first byte to the end of the input.
+ * @param budget - when given, fzstd's buffer must fit it, or `MemoryLimitError` is thrown.
  */
-export function decodeTornZstdFrame(bytes: Uint8Array): Uint8Array {
+export function decodeTornZstdFrame(bytes: Uint8Array, budget: MemoryBudget | null = null): Uint8Array {
   const empty = new Uint8Array(0);
   if (bytes.length < 4 || u32le(bytes, 0) !== FRAME_MAGIC) return empty;
   const header = readFrameHeader(bytes);
   if (header === null || header.dictionaryId !== 0 || header.windowSize > MAX_WINDOW_BYTES) return empty;
+  if (budget !== null) {
+    // fzstd sizes its buffer from the header (the window, or the declared content size): both
+    // are capped above, and the complete blocks cannot decode to more than the window each.
+    budget.check(Math.max(header.contentSize ?? 0, header.windowSize, MAX_BLOCK_BYTES));
+  }
   const parts: Uint8Array[] = [];
   try {
     // `final = true` makes fzstd decode every complete block and then report the truncation
@@ -392,6 +405,21 @@ function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 
 type Stage = 'magic' | 'descriptor' | 'header' | 'block' | 'checksum';
 
+/** The budget a frame's plaintext must fit, and the plaintext bytes decoded but not yet handed over. */
+interface FrameMemory {
+  budget: MemoryBudget;
+  pending: number;
+}
+
+/** Options of {@link ZstdFrameStream}. */
+export interface ZstdStreamOptions {
+  /**
+   * Consulted before each frame is decompressed: a frame whose plaintext might not fit stops the
+   * stream like damage does (frames before it kept), with `memoryError` set.
+   */
+  budget?: MemoryBudget;
+}
+
 /**
  * Incremental frame decoder: feed the file in chunks, get each frame's verified plaintext as
  * soon as the frame is complete. It runs the §7.1 walk as a resumable state machine, so every
@@ -402,7 +430,9 @@ type Stage = 'magic' | 'descriptor' | 'header' | 'block' | 'checksum';
  * constructing one, or use `await ZstdFrameStream.create()`.
  *
  * Damage does not lose the frames before it: `push` returns the frames completed before the
- * damage and records the error in `error`; from then on `push` and `end` throw that error.
+ * damage and records the error in `error`; from then on `push` and `end` throw that error. A
+ * frame that might not fit the memory budget (`ZstdStreamOptions.budget`) stops the stream the
+ * same way, recorded in `memoryError`.
  */
 export class ZstdFrameStream {
   /** Bytes of the current incomplete frame (from its first byte), in `#buf[0, #len)`. */
@@ -416,11 +446,14 @@ export class ZstdFrameStream {
   #headerBytes = 0;
   #checksum = false;
   #error: ZstdLogError | null = null;
+  #memoryError: MemoryLimitError | null = null;
+  #memory: FrameMemory | null;
   #ended = false;
 
   /** Throws when `initZstd()` has not resolved yet. */
-  constructor() {
+  constructor(options: ZstdStreamOptions = {}) {
     requireHasher();
+    this.#memory = options.budget ? { budget: options.budget, pending: 0 } : null;
   }
 
   /** Initialise the hasher, then construct. */
@@ -432,6 +465,11 @@ export class ZstdFrameStream {
   /** The damage found so far, or null. */
   get error(): ZstdLogError | null {
     return this.#error;
+  }
+
+  /** Set when the next frame might not fit the memory budget; decoding stopped before it. */
+  get memoryError(): MemoryLimitError | null {
+    return this.#memoryError;
   }
 
   /** Absolute offset up to which the input has been consumed as complete frames. */
@@ -447,6 +485,8 @@ export class ZstdFrameStream {
   /** Like `push`, with each frame's byte range. */
   pushFrames(chunk: Uint8Array): DecodedZstdFrame[] {
     if (this.#error !== null) throw this.#error;
+    if (this.#memoryError !== null) throw this.#memoryError;
+    if (this.#memory !== null) this.#memory.pending = 0;
     if (this.#ended) throw new Error('ZstdFrameStream: push after end');
     // Parse straight from the caller's chunk when nothing is pending, so a whole file pushed
     // at once is never copied; only an incomplete frame's tail is kept.
@@ -507,8 +547,9 @@ export class ZstdFrameStream {
         }
       }
     } catch (error) {
-      if (!(error instanceof ZstdStructureError || error instanceof ZstdFrameError)) throw error;
-      this.#error = error;
+      if (error instanceof MemoryLimitError) this.#memoryError = error;
+      else if (error instanceof ZstdStructureError || error instanceof ZstdFrameError) this.#error = error;
+      else throw error;
       this.#base += frameStart;
       this.#buf = new Uint8Array(0);
       this.#len = 0;
@@ -539,10 +580,11 @@ export class ZstdFrameStream {
    */
   end(): { torn: TornZstdFrame | null } {
     if (this.#error !== null) throw this.#error;
+    if (this.#memoryError !== null) throw this.#memoryError;
     if (this.#ended) throw new Error('ZstdFrameStream: end called twice');
     this.#ended = true;
     if (this.#len === 0) return { torn: null };
-    const torn = { start: this.#base, plaintext: decodeTornZstdFrame(this.#buf.subarray(0, this.#len)) };
+    const torn = { start: this.#base, plaintext: decodeTornZstdFrame(this.#buf.subarray(0, this.#len), this.#memory?.budget ?? null) };
     this.#buf = new Uint8Array(0);
     this.#len = 0;
     return { torn };
@@ -550,7 +592,8 @@ export class ZstdFrameStream {
 
   #finishFrame(data: Uint8Array, from: number, to: number): DecodedZstdFrame {
     const start = this.#base + from;
-    const plaintext = decodeZstdFrame(data.subarray(from, to), start);
+    const plaintext = decodeZstdFrame(data.subarray(from, to), start, this.#memory);
+    if (this.#memory !== null) this.#memory.pending += plaintext.length;
     this.#stage = 'magic';
     return { start, end: this.#base + to, plaintext };
   }

@@ -2,6 +2,7 @@
  * Growable typed-array columns. The core keeps per-event facts in typed arrays rather than
  * objects: a million events cost a few bytes each instead of a few hundred.
  */
+import type { MemoryBudget } from './budget';
 
 // Only two element types, on purpose: a store site that sees many typed-array kinds goes
 // megamorphic in V8, and these pushes run once per event of a million-event log.
@@ -65,26 +66,59 @@ export class GrowArray<T extends TypedArray> {
 export class ByteBuffer {
   private data: Uint8Array;
   private size = 0;
+  /** The load's memory budget, consulted before every growth; null for no limit. */
+  private readonly budget: MemoryBudget | null;
 
-  constructor(capacity = 1 << 16) {
-    this.data = new Uint8Array(Math.max(16, capacity));
+  /**
+   * @param capacity bytes to allocate up front
+   * @param budget consulted before allocating; the buffer then holds what it allocates. With a
+   *   budget, the first allocation takes at most a quarter of what is left, so a generous guess
+   *   at the capacity cannot starve the rest of the load.
+   */
+  constructor(capacity = 1 << 16, budget: MemoryBudget | null = null) {
+    this.budget = budget;
+    let size = Math.max(16, capacity);
+    if (budget !== null) {
+      size = Math.max(16, Math.min(size, Math.floor(budget.available / 4)));
+      budget.hold(size);
+    }
+    this.data = new Uint8Array(size);
   }
 
   get length(): number {
     return this.size;
   }
 
+  /**
+   * Append bytes. Throws a `MemoryLimitError` (and leaves the buffer unchanged) when growing
+   * it would take the load over its budget.
+   */
   append(chunk: Uint8Array): void {
     const need = this.size + chunk.length;
     if (need > this.data.length) {
       let capacity = this.data.length * 2;
       while (capacity < need) capacity *= 2;
+      const budget = this.budget;
+      if (budget !== null) {
+        // Doubling keeps appends linear; near the limit take half of what is left instead, so
+        // the buffer can still grow a few times (and other allocations still fit) before the
+        // budget refuses. The old and the new array are both alive during the copy.
+        if (!budget.fits(capacity) && need <= budget.available) capacity = need + Math.floor((budget.available - need) / 2);
+        budget.check(capacity);
+        budget.hold(capacity);
+      }
       const next = new Uint8Array(capacity);
       next.set(this.data.subarray(0, this.size));
+      budget?.release(this.data.length);
       this.data = next;
     }
     this.data.set(chunk, this.size);
     this.size = need;
+  }
+
+  /** Forget the bytes from `length` on (where a load stopped reading). */
+  truncate(length: number): void {
+    if (length < this.size) this.size = Math.max(0, length);
   }
 
   /** The bytes written so far (a view; valid until the next append). */

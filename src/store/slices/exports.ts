@@ -1,4 +1,4 @@
-/** Exports of the session at the cursor (model view, surface) and of its report, downloaded. */
+/** Exports of the session at the cursor (model view, surface), of its report and of one event, downloaded. */
 import { errorMessage } from '../../client/errors';
 import type { AppSlice, ExportSlice, StoreContext } from '../types';
 
@@ -15,6 +15,18 @@ export const createExportSlice =
       try {
         const file = await state.client.exportText(state.session, kind, state.step);
         ctx.deps.download(file);
+        set({ exporting: null });
+      } catch (error) {
+        set({ exporting: null, exportError: `Export failed: ${errorMessage(error)}` });
+      }
+    },
+
+    async exportEvent(seq) {
+      const state = get();
+      if (state.status !== 'ready' || !state.load || state.exporting !== null) return;
+      set({ exporting: 'event', exportError: null });
+      try {
+        ctx.deps.download(await state.client.exportEvent(state.session, seq));
         set({ exporting: null });
       } catch (error) {
         set({ exporting: null, exportError: `Export failed: ${errorMessage(error)}` });

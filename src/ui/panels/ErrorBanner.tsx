@@ -66,8 +66,8 @@ export function ErrorBanner() {
           <span>
             <b>Decoding stopped</b>
             {decode.line === null ? '' : ` at line ${decode.line}`}
-            {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>.
-            Events before it are loaded.
+            {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>
+            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}. Events before it are loaded.
           </span>
         </div>
       ) : null}

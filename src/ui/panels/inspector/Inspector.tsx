@@ -1,10 +1,12 @@
 /**
  * The selected event: where it is in the file, its state at the cursor, its relations as links,
- * its diagnostics, and the decoded event as a collapsible JSON tree (text only).
+ * its diagnostics, and the decoded event as a collapsible JSON tree (text only). An event too
+ * large to send whole arrives clipped (`EventDetail.clipped`); the inspector says so and offers
+ * the whole raw line as a download.
  */
 import type { EventDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectExporting, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
 import { Badge } from '../../widgets/Badge';
@@ -15,7 +17,27 @@ import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
 
+/** Characters of the raw line rendered (a longer `<pre>` makes layout slow). */
 const RAW_LIMIT = 20_000;
+
+/** The notice of an event that arrived clipped, with the way to get all of it. */
+function ClippedNotice({ detail }: { detail: EventDetail }) {
+  const exporting = useAppStore(selectExporting);
+  const exportEvent = useAppStore((s) => s.exportEvent);
+  const clipped = detail.clipped;
+  if (!clipped) return null;
+  return (
+    <div className="inspector-clipped" role="note" aria-label="Clipped event">
+      <span>
+        <b>clipped:</b> showing {formatCount(detail.raw.length)} of {formatCount(clipped.rawLength)} characters of this event&apos;s
+        raw line{clipped.eventClipped ? ', and its long strings are shortened in the tree below' : ''}. Save it to get all of it.
+      </span>
+      <button type="button" disabled={exporting !== null} onClick={() => void exportEvent(detail.seq)}>
+        {exporting === 'event' ? 'Saving…' : '⤓ Save full event'}
+      </button>
+    </div>
+  );
+}
 
 function envelopeOf(event: unknown): Record<string, unknown> | null {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return null;
@@ -75,14 +97,26 @@ function Detail({ detail }: { detail: EventDetail }) {
           ))}
         </ul>
       ) : null}
+      <ClippedNotice detail={detail} />
       <JsonTree value={detail.event} rootLabel="event" openDepth={3} />
-      <details className="raw">
-        <summary>Raw line</summary>
-        <pre className="mono">
-          {detail.raw.length > RAW_LIMIT ? `${detail.raw.slice(0, RAW_LIMIT)}… (${formatCount(detail.raw.length)} characters)` : detail.raw}
-        </pre>
-      </details>
+      <RawLine detail={detail} />
     </div>
+  );
+}
+
+function RawLine({ detail }: { detail: EventDetail }) {
+  const total = detail.clipped?.rawLength ?? detail.raw.length;
+  const shown = Math.min(detail.raw.length, RAW_LIMIT);
+  return (
+    <details className="raw">
+      <summary>Raw line</summary>
+      {shown < total ? (
+        <p className="muted raw-clipped">
+          clipped: showing {formatCount(shown)} of {formatCount(total)} characters
+        </p>
+      ) : null}
+      <pre className="mono">{shown < total ? `${detail.raw.slice(0, shown)}…` : detail.raw}</pre>
+    </details>
   );
 }
 
