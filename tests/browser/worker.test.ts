@@ -59,6 +59,24 @@ describe('engine worker', () => {
     client.terminate();
   });
 
+  it('cancels a running load between chunks, and answers the next open', async () => {
+    const client = new WorkerCoreClient();
+    const text = generateText({ seed: 8, events: 150_000 });
+    const buffer = new TextEncoder().encode(text).buffer;
+    expect(buffer.byteLength).toBeGreaterThan(3 * 4 * 2 ** 20); // several chunks
+    let cancelled = false;
+    const pending = client.open({ kind: 'bytes', name: 'big.jsonl', buffer }, () => {
+      if (cancelled) return;
+      cancelled = true;
+      void client.cancel();
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(cancelled).toBe(true);
+    const summary = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer: await fixture('tests/fixtures/teaching.jsonl') }, () => {});
+    expect(summary.sessions[0]).toMatchObject({ events: 54 });
+    client.terminate();
+  });
+
   it('keeps the valid prefix of a corrupt file usable', async () => {
     const client = new WorkerCoreClient();
     const good = generateText({ seed: 3, events: 400 });
