@@ -51,9 +51,12 @@ function createMacrotask(): () => Promise<void> {
   if (typeof MessageChannel !== 'function') return () => new Promise((resolve) => setTimeout(resolve, 0));
   const channel = new MessageChannel();
   const waiting: (() => void)[] = [];
-  channel.port1.onmessage = () => waiting.shift()?.();
-  // In Node (tests) an open port would keep the process alive.
-  (channel.port1 as { unref?: () => void }).unref?.();
+  // Typed structurally: Node's MessagePort (tests) has `onmessage` and `unref` at run time, but
+  // its type declarations do not say so.
+  const port = channel.port1 as unknown as { onmessage: (() => void) | null; unref?: () => void };
+  port.onmessage = () => waiting.shift()?.();
+  // In Node an open port would keep the process alive.
+  port.unref?.();
   return () =>
     new Promise<void>((resolve) => {
       waiting.push(resolve);
