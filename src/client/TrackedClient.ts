@@ -14,6 +14,7 @@ import type {
   PlaygroundState,
   PlaygroundTemplate,
   ReplaceDetail,
+  TranscriptPage,
   ViewsWindow,
   Diagnostic,
   EventDetail,
@@ -163,6 +164,9 @@ export abstract class TrackedClient implements CoreClient {
   }
   views(session: number, step: number, start: number, count: number): Promise<ViewsWindow> {
     return this.call('views', [session, step, start, count]);
+  }
+  transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage> {
+    return this.call('transcript', [session, step, seq, start, count]);
   }
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
     return this.call('replaceDetail', [session, replacement]);

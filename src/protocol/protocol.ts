@@ -311,15 +311,41 @@ export interface ViewMessage {
 }
 
 /**
+ * Transcript messages a {@link ViewRow} carries: as many as a collapsed span shows. A compaction
+ * can stand for thousands of messages, and the views are re-fetched at every step while playing,
+ * so the rest are paged on request with {@link CoreApi.transcript}.
+ */
+export const VIEW_TRANSCRIPT_PREVIEW = 3;
+
+/** Most messages one {@link CoreApi.transcript} page carries; a larger `count` is cut to it. */
+export const TRANSCRIPT_PAGE_LIMIT = 500;
+
+/**
  * One row of the aligned views at a step: a model-view message and the human-transcript
  * messages it stands for (itself for a current append; every append it shadows, directly or
  * through nested replaces, for a replacement).
  */
 export interface ViewRow {
   model: ViewMessage;
+  /**
+   * The first {@link VIEW_TRANSCRIPT_PREVIEW} (at most) of the transcript messages the row stands
+   * for, in log order; {@link CoreApi.transcript} pages through all of them.
+   */
   transcript: ViewMessage[];
+  /** How many transcript messages the row stands for (`transcript` holds the first of them). */
+  transcriptTotal: number;
   /** For a replacement: the replacements nested inside it, outermost first. */
   nested: number[];
+}
+
+/** A page of the transcript messages one model-view row stands for (see {@link CoreApi.transcript}). */
+export interface TranscriptPage {
+  /** Transcript messages the row stands for (its {@link ViewRow.transcriptTotal}). */
+  total: number;
+  /** Index of the first message of `messages` (the requested start, clamped to `total`). */
+  start: number;
+  /** Messages [start, start + count), in log order, as {@link CoreApi.views} builds them. */
+  messages: ViewMessage[];
 }
 
 export interface ViewsWindow {
@@ -459,6 +485,13 @@ export interface CoreApi {
   navigate(session: number, step: number, kind: NavigateKind): Promise<number | null>;
   /** The human transcript aligned with the model view at a step, windowed by model rows. */
   views(session: number, step: number, start: number, count: number): Promise<ViewsWindow>;
+  /**
+   * A page of the transcript messages the model-view row `seq` stands for at a step (a
+   * replacement's shadowed span; an append's page is the append itself): messages
+   * [start, start + count) of what {@link ViewRow.transcript} previews, with `count` cut to
+   * {@link TRANSCRIPT_PAGE_LIMIT}. Rejects when `seq` is not on the surface at the step.
+   */
+  transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage>;
   /** The replace inspector's data for one replacement. */
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */

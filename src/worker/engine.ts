@@ -276,6 +276,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       return teach(index).views(step, start, count);
     },
 
+    async transcript(index: number, step: number, seq: number, start: number, count: number) {
+      return teach(index).transcript(step, seq, start, count);
+    },
+
     async replaceDetail(index: number, replacement: number) {
       return teach(index).replaceDetail(replacement);
     },

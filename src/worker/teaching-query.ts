@@ -12,14 +12,19 @@ import type {
   ExportFile,
   ExportKind,
   ReplaceDetail,
+  TranscriptPage,
   ViewMessage,
   ViewsWindow,
 } from '../protocol/protocol';
+import { TRANSCRIPT_PAGE_LIMIT, VIEW_TRANSCRIPT_PREVIEW } from '../protocol/protocol';
 import { contentText, derivedSize, estimateTokens, TOKEN_METHOD, viewMessage } from './messages';
 import type { SessionQuery } from './session-query';
 
 /** Largest text diffed in the inspector (per side). */
 const MAX_DIFF_TEXT = 200_000;
+
+/** Most rows of the aligned views sent per window (each carries whole messages). */
+const MAX_VIEW_ROWS = 500;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class TeachingQuery {
@@ -45,21 +50,53 @@ export class TeachingQuery {
     return viewMessage(this.event(seq), seq, type, this.q.stateAt(index, step));
   }
 
+  /**
+   * Aligned rows [start, start + count) at a step. Rows come from the alive set and each row's
+   * transcript from its own span in the index, so the rows outside the window are never built,
+   * and only the first {@link VIEW_TRANSCRIPT_PREVIEW} transcript messages of a row are derived:
+   * a compaction's thousands of shadowed messages stay in the log until {@link transcript}.
+   */
   views(step: number, start: number, count: number): ViewsWindow {
-    const k = Math.max(0, Math.min(step, this.s.fold.accepted));
-    const rows = this.s.index.alignedViews(k);
-    const first = Math.max(0, Math.min(start, rows.length));
-    const window = rows.slice(first, first + Math.min(count, 500));
+    const tt = this.s.index;
+    const k = this.clampStep(step);
+    const total = tt.nodeCountAt(k);
+    const first = Math.max(0, Math.min(start, total));
+    const seqs = tt.nodeWindowAt(k, first, Math.min(count, MAX_VIEW_ROWS));
     return {
       step: k,
-      total: rows.length,
+      total,
       start: first,
-      rows: window.map((row) => ({
-        model: this.message(row.model, k),
-        transcript: row.transcript.map((seq) => this.message(seq, k)),
-        nested: this.nested(row.model, k),
-      })),
+      rows: seqs.map((seq) => {
+        const span = this.span(seq, k, 0, VIEW_TRANSCRIPT_PREVIEW);
+        return {
+          model: this.message(seq, k),
+          transcript: span.seqs.map((s) => this.message(s, k)),
+          transcriptTotal: span.total,
+          nested: this.nested(seq, k),
+        };
+      }),
     };
+  }
+
+  /** Transcript messages [start, start + count) of the row `seq` at a step (see CoreApi.transcript). */
+  transcript(step: number, seq: number, start: number, count: number): TranscriptPage {
+    const k = this.clampStep(step);
+    const span = this.span(seq, k, Math.max(0, start), Math.min(count, TRANSCRIPT_PAGE_LIMIT));
+    return {
+      total: span.total,
+      start: Math.max(0, Math.min(start, span.total)),
+      messages: span.seqs.map((s) => this.message(s, k)),
+    };
+  }
+
+  private clampStep(step: number): number {
+    return Math.max(0, Math.min(step, this.s.fold.accepted));
+  }
+
+  private span(seq: number, step: number, start: number, count: number): { total: number; seqs: number[] } {
+    const span = this.s.index.transcriptOf(seq, step, start, count);
+    if (!span) throw new Error(`seq ${seq} is not on the surface at step ${step}`);
+    return span;
   }
 
   /** Replacements inside replacement `seq` at step k, outermost first (breadth-first). */
@@ -211,7 +248,7 @@ export class TeachingQuery {
 
   exportText(kind: ExportKind, step: number): ExportFile {
     const base = this.baseName();
-    const k = Math.max(0, Math.min(step, this.s.fold.accepted));
+    const k = this.clampStep(step);
     switch (kind) {
       case 'model-view': {
         const messages = this.s.index

@@ -73,8 +73,10 @@ describe('guided demo in the browser', () => {
       const span = await within(views).findByRole('group', { name: 'Shadowed by 27: 4 messages' }, { timeout: 10_000 });
       expect(span.textContent).toContain('compaction summary');
       expect(views.textContent).toContain('2 derived messages at step 38');
+      expect(span.querySelectorAll('article')).toHaveLength(3); // the preview the row carries
+      // The rest of the span is fetched from the worker when asked for.
       fireEvent.click(within(span).getByRole('button', { name: 'Show all 4 messages' }));
-      expect(span.querySelectorAll('article')).toHaveLength(4);
+      await waitFor(() => expect(span.querySelectorAll('article')).toHaveLength(4), { timeout: 10_000 });
     } finally {
       store.dispose();
     }

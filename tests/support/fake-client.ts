@@ -9,7 +9,7 @@
  */
 import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
-import { PLAYGROUND_SESSION, PROTOCOL_VERSION } from '../../src/protocol/protocol';
+import { PLAYGROUND_SESSION, PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
 import type {
   Bracket,
   CurveData,
@@ -20,6 +20,7 @@ import type {
   PlaygroundState,
   PlaygroundTemplate,
   ReplaceDetail,
+  TranscriptPage,
   ViewsWindow,
   Diagnostic,
   EventDetail,
@@ -57,6 +58,7 @@ import {
   pendingCalls,
   replacementKindOf,
   toolResultText,
+  transcriptWindow,
   validateCandidate,
   viewMessage,
 } from './fake-teaching';
@@ -479,12 +481,29 @@ export class FakeCoreClient implements CoreClient {
       const k = Math.max(0, Math.min(step, this.accepted()));
       const fold = this.fold(k);
       const first = Math.max(0, Math.min(start, fold.nodes.length));
-      const rows = fold.nodes.slice(first, first + count).map((seq) => ({
-        model: this.message(seq, k, fold),
-        transcript: coveredAppends(seq, fold).map((s) => this.message(s, k, fold)),
-        nested: nestedReplacements(seq, fold),
-      }));
+      const rows = fold.nodes.slice(first, first + count).map((seq) => {
+        const covered = coveredAppends(seq, fold);
+        return {
+          model: this.message(seq, k, fold),
+          transcript: covered.slice(0, VIEW_TRANSCRIPT_PREVIEW).map((s) => this.message(s, k, fold)),
+          transcriptTotal: covered.length,
+          nested: nestedReplacements(seq, fold),
+        };
+      });
       return { step: k, total: fold.nodes.length, start: first, rows };
+    });
+  }
+
+  transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage> {
+    const pg = this.sandbox('transcript', [session, step, seq, start, count]);
+    if (pg) return pg.then((c) => c.transcript(0, step, seq, start, count));
+    return this.answer('transcript', [session, step, seq, start, count], () => {
+      const k = Math.max(0, Math.min(step, this.accepted()));
+      const fold = this.fold(k);
+      if (!fold.nodes.includes(seq)) throw new Error(`seq ${seq} is not on the surface at step ${k}`);
+      const covered = coveredAppends(seq, fold);
+      const page = transcriptWindow(covered, start, count);
+      return { total: covered.length, start: page.start, messages: page.seqs.map((s) => this.message(s, k, fold)) };
     });
   }
 

@@ -11,6 +11,7 @@ import type {
   ReplacementKind,
   ViewMessage,
 } from '../../src/protocol/protocol';
+import { TRANSCRIPT_PAGE_LIMIT } from '../../src/protocol/protocol';
 
 /** The event shape of the fake (a subset of a dsh event). */
 export interface FakeEvent {
@@ -103,6 +104,15 @@ export function coveredAppends(seq: number, fold: Fold): number[] {
   const r = fold.replacements.find((x) => x.seq === seq);
   if (!r) return [seq];
   return r.shadowedSeqs.flatMap((s) => coveredAppends(s, fold)).sort((a, b) => a - b);
+}
+
+/**
+ * Seqs [start, start + count) of what a node stands for, clamped as the engine clamps a
+ * transcript page (a negative start reads from 0, count is cut to the page limit).
+ */
+export function transcriptWindow(covered: number[], start: number, count: number): { start: number; seqs: number[] } {
+  const first = Math.max(0, Math.min(start, covered.length));
+  return { start: first, seqs: covered.slice(first, first + Math.max(0, Math.min(count, TRANSCRIPT_PAGE_LIMIT))) };
 }
 
 /** Replacements nested inside `seq`, outermost first. */

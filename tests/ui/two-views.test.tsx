@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TwoViews } from '../../src/ui/panels/views/TwoViews';
 import type { FakeEvent } from '../support/fake-client';
 import { renderIdle, renderLoaded } from './harness';
@@ -30,7 +30,7 @@ describe('Two views', () => {
     expect(span.textContent).toMatch(/Chain:\s*28\s*⊃\s*contains\s*18/);
     expect(transcriptOf(compaction)).toEqual([2, 5, 7]); // collapsed: the first three
     fireEvent.click(within(span).getByRole('button', { name: 'Show all 6 messages' }));
-    expect(transcriptOf(compaction)).toEqual([2, 5, 7, 10, 15, 20]);
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual([2, 5, 7, 10, 15, 20]));
     expect(within(span).getAllByText('shadowed')).toHaveLength(6); // labelled, not only dimmed
     expect(compaction.querySelector('.vw-model')?.textContent).toContain('stands for 6 transcript messages');
     fireEvent.click(within(span).getByRole('button', { name: 'Collapse' }));
@@ -136,5 +136,122 @@ describe('Two views', () => {
     const { store } = await renderLoaded(<TwoViews />);
     act(() => store.getState().goTo(0));
     await waitFor(() => expect(within(region()).getByText('No message at step 0')).toBeTruthy());
+  });
+});
+
+/**
+ * A compaction standing for 250 messages (seqs 0…249, with a tool call at 60 answered at 61),
+ * then one append after it: rows [250, 251] at the end.
+ */
+function bigSpan(): FakeEvent[] {
+  const events: FakeEvent[] = [];
+  for (let seq = 0; seq < 250; seq++) {
+    const data =
+      seq === 60
+        ? { message: { role: 'assistant', content: [{ type: 'tool-call', id: 'call-60', name: 'grep', arguments: '{}' }] } }
+        : seq === 61
+          ? { message: { role: 'user', content: [{ type: 'tool-result', toolCallId: 'call-60', content: [{ type: 'text', text: 'match' }] }] } }
+          : { role: 'user', content: [{ type: 'text', text: `message ${seq}` }] };
+    const type = seq === 60 ? 'assistant/message' : seq === 61 ? 'tool/result' : 'user/message';
+    events.push({ seq, type, time: seq, data, surfaceOp: 'append' });
+  }
+  events.push({
+    seq: 250,
+    type: 'user/message',
+    time: 250,
+    data: { role: 'user', content: [{ type: 'text', text: 'Summary of 250 messages' }] },
+    surfaceOp: { op: 'replace', start: 0, end: 249 },
+    sourceEventSeqs: events.map((e) => e.seq),
+  });
+  events.push({ seq: 251, type: 'user/message', time: 251, data: { role: 'user', content: [{ type: 'text', text: 'next' }] }, surfaceOp: 'append' });
+  return events;
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+
+describe('Two views: a long shadowed span', () => {
+  it('arrives with its preview and total only; the rest is fetched page by page as shown', async () => {
+    const { client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const compaction = rows()[0] as HTMLElement;
+    const span = within(compaction).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
+    expect(compaction.querySelector('.vw-model')?.textContent).toContain('stands for 250 transcript messages');
+    // Collapsed: the preview the row carried, and no transcript request.
+    expect(transcriptOf(compaction)).toEqual([0, 1, 2]);
+    expect(client.callsTo('transcript')).toEqual([]);
+    const window = await client.views(0, 252, 0, 10);
+    expect(window.rows[0]).toMatchObject({ transcriptTotal: 250 });
+    expect(window.rows[0]?.transcript.map((m) => m.seq)).toEqual([0, 1, 2]);
+
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 103)));
+    expect(client.callsTo('transcript').map((c) => c.args)).toEqual([[0, 252, 250, 3, 100]]);
+    // The tool call and its result, both fetched, are paired.
+    const call = compaction.querySelector('article[data-seq="60"] .blk-call') as HTMLElement;
+    expect(within(call).getByRole('button', { name: 'result seq 61' })).toBeTruthy();
+    const result = compaction.querySelector('article[data-seq="61"] .blk-result') as HTMLElement;
+    expect(result.textContent).toContain('result of grep');
+
+    // Only the next page is asked for.
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (147 hidden)' }));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 203)));
+    fireEvent.click(within(span).getByRole('button', { name: 'Show all 250 messages' }));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 250)));
+    expect(client.callsTo('transcript').map((c) => c.args[3])).toEqual([3, 103, 203]);
+    expect(within(span).queryByRole('button', { name: /^Show/ })).toBeNull();
+
+    // Collapsing needs nothing; expanding again at the same step reuses the pages.
+    fireEvent.click(within(span).getByRole('button', { name: 'Collapse' }));
+    expect(transcriptOf(compaction)).toEqual([0, 1, 2]);
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 103)));
+    expect(client.callsTo('transcript')).toHaveLength(3);
+  });
+
+  it('shows a loading state while a page is on its way', async () => {
+    const { client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const compaction = rows()[0] as HTMLElement;
+    const span = within(compaction).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
+    client.hold();
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(client.callsTo('transcript')).toHaveLength(1));
+    expect(within(span).getByRole('status').textContent).toBe('Loading messages…');
+    expect(span.querySelector('.vw-span-body')?.getAttribute('aria-busy')).toBe('true');
+    expect(transcriptOf(compaction)).toEqual([0, 1, 2]); // the preview stays
+    // The controls count what is asked for, not what has arrived.
+    expect(within(span).getByRole('button', { name: 'Show 100 more (147 hidden)' })).toBeTruthy();
+    act(() => client.release());
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 103)));
+    expect(within(span).queryByRole('status')).toBeNull();
+  });
+
+  it('shows a failed fetch in the span, keeps the preview, and fetches again when expanded again', async () => {
+    const { client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const compaction = rows()[0] as HTMLElement;
+    const span = within(compaction).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
+    const transcript = vi.spyOn(client, 'transcript').mockRejectedValueOnce(new Error('the engine lost its place'));
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(span.textContent).toContain('Could not load the messages: the engine lost its place'));
+    expect(transcriptOf(compaction)).toEqual([0, 1, 2]);
+    expect(within(span).queryByRole('status')).toBeNull();
+    fireEvent.click(within(span).getByRole('button', { name: 'Collapse' }));
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 103)));
+    expect(span.textContent).not.toContain('Could not load');
+    expect(transcript).toHaveBeenCalledTimes(2);
+  });
+
+  it('fetches the shown pages again for a new step, keeping the messages on screen meanwhile', async () => {
+    const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const span = within(rows()[0] as HTMLElement).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 103)));
+    act(() => store.getState().goTo(251));
+    await waitFor(() => expect(modelSeqs()).toEqual([250]));
+    await waitFor(() => expect(client.callsTo('transcript').map((c) => c.args)).toContainEqual([0, 251, 250, 3, 100]));
+    await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 103)));
   });
 });

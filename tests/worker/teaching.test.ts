@@ -6,8 +6,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PLAYGROUND_SESSION } from '../../src/protocol/protocol';
+import { openBytes } from '../../src/core/analyze/open';
+import { generateText } from '../../src/core/gen/generate';
+import { PLAYGROUND_SESSION, TRANSCRIPT_PAGE_LIMIT, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
+import type { ViewMessage } from '../../src/protocol/protocol';
 import { createEngine } from '../../src/worker/engine';
+import { viewMessage } from '../../src/worker/messages';
+import { SessionQuery } from '../../src/worker/session-query';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const teachingText = readFileSync(join(here, '..', 'fixtures', 'teaching.jsonl'), 'utf8');
@@ -27,7 +32,13 @@ describe('aligned views', () => {
     const [checkpoint, last] = end.rows;
     expect(checkpoint!.model).toMatchObject({ origin: 'replacement', replacementKind: 'compaction', state: 'current' });
     // The checkpoint stands for every prompt, answer and tool result before it, pruned one included.
-    expect(checkpoint!.transcript.map((m) => m.type)).toEqual([
+    // The row carries the first three and the count; the page has them all.
+    expect(checkpoint!.transcriptTotal).toBe(6);
+    expect(checkpoint!.transcript.map((m) => m.type)).toEqual(['user/message', 'assistant/message', 'tool/result']);
+    const page = await engine.transcript(0, summary.accepted, checkpoint!.model.seq, 0, 50);
+    expect(page).toMatchObject({ total: 6, start: 0 });
+    expect(page.messages.slice(0, 3)).toEqual(checkpoint!.transcript);
+    expect(page.messages.map((m) => m.type)).toEqual([
       'user/message',
       'assistant/message',
       'tool/result',
@@ -35,11 +46,98 @@ describe('aligned views', () => {
       'user/message',
       'assistant/message',
     ]);
-    expect(checkpoint!.transcript.every((m) => m.state === 'shadowed')).toBe(true);
+    expect(page.messages.every((m) => m.state === 'shadowed')).toBe(true);
     expect(checkpoint!.nested).toHaveLength(1);
     expect(last!.transcript.map((m) => m.seq)).toEqual([last!.model.seq]);
+    expect(last!.transcriptTotal).toBe(1);
     const toolCall = checkpoint!.transcript[1]!.blocks.find((b) => b.kind === 'tool-call');
     expect(toolCall).toMatchObject({ name: 'read_file' });
+  });
+
+  it('page the transcript of a row: windows, clamping, and a row not on the surface', async () => {
+    const { engine, summary } = await teaching();
+    const [checkpoint] = (await engine.views(0, summary.accepted, 0, 50)).rows;
+    const seq = checkpoint!.model.seq;
+    const all = (await engine.transcript(0, summary.accepted, seq, 0, 50)).messages;
+    expect(await engine.transcript(0, summary.accepted, seq, 2, 3)).toEqual({ total: 6, start: 2, messages: all.slice(2, 5) });
+    expect(await engine.transcript(0, summary.accepted, seq, -4, 1)).toEqual({ total: 6, start: 0, messages: all.slice(0, 1) });
+    expect(await engine.transcript(0, summary.accepted, seq, 9, 5)).toEqual({ total: 6, start: 6, messages: [] });
+    // A step past the end reads the end, as views does.
+    expect(await engine.transcript(0, summary.accepted + 99, seq, 0, 50)).toEqual({ total: 6, start: 0, messages: all });
+    // Before the checkpoint was applied, and for a shadowed message, there is no such row.
+    await expect(engine.transcript(0, 3, seq, 0, 10)).rejects.toThrow(`seq ${seq} is not on the surface at step 3`);
+    await expect(engine.transcript(0, summary.accepted, all[0]!.seq, 0, 10)).rejects.toThrow('is not on the surface');
+  });
+
+  it('equal, row by row and page by page, the aligned views of a generated log with compactions', async () => {
+    const text = generateText({ seed: 11, events: 3000, compaction: { thresholdTokens: 3000 } });
+    const session = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!;
+    const query = new SessionQuery(session);
+    // What views() sent before paging: every transcript message of a row, derived at the step.
+    const message = (seq: number, k: number): ViewMessage => {
+      const index = seq - session.baseSeq;
+      const type = session.columns.types[session.columns.typeId[index]!]!;
+      return viewMessage(session.log.event(index), seq, type, query.stateAt(index, k));
+    };
+    const engine = createEngine({ pause: async () => {} });
+    await engine.open({ kind: 'text', name: 'gen.jsonl', text }, noop);
+    const tt = session.index;
+    expect(tt.replacementCount).toBeGreaterThan(3);
+    const steps = [...Array.from(tt.replaceSteps()), session.fold.accepted, Math.floor(session.fold.accepted / 2)];
+    let longSpans = 0;
+    for (const k of steps) {
+      const aligned = tt.alignedViews(k);
+      const window = await engine.views(0, k, 0, 500);
+      expect(window.total).toBe(aligned.length);
+      expect(window.rows.map((r) => r.model.seq)).toEqual(aligned.map((r) => r.model));
+      for (const [i, row] of window.rows.entries()) {
+        const full = aligned[i]!.transcript.map((seq) => message(seq, k));
+        expect(row.transcriptTotal).toBe(full.length);
+        expect(row.transcript).toEqual(full.slice(0, VIEW_TRANSCRIPT_PREVIEW));
+        if (full.length <= VIEW_TRANSCRIPT_PREVIEW) continue;
+        longSpans += 1;
+        // Pages of 7 (a size that never divides evenly) put together give the old full list.
+        const pages: ViewMessage[] = [];
+        for (let start = 0; start < full.length; start += 7) {
+          const page = await engine.transcript(0, k, row.model.seq, start, 7);
+          expect(page).toMatchObject({ total: full.length, start });
+          pages.push(...page.messages);
+        }
+        expect(pages).toEqual(full);
+      }
+      // A window further down gives the same rows as the whole.
+      const tail = await engine.views(0, k, 2, 3);
+      expect(tail.rows).toEqual(window.rows.slice(2, 5));
+    }
+    expect(longSpans).toBeGreaterThan(3);
+  });
+
+  it(`cut a page to ${TRANSCRIPT_PAGE_LIMIT} messages`, async () => {
+    const n = TRANSCRIPT_PAGE_LIMIT + 100;
+    const lines = [JSON.stringify({ type: 'session', version: 0, id: 'long-span', createdAt: 0, delegationDepth: 0 })];
+    for (let seq = 0; seq < n; seq++) {
+      lines.push(JSON.stringify({ type: 'user/message', seq, time: seq, data: { role: 'user', content: [{ type: 'text', text: `m${seq}` }], source: { kind: 'user' } }, surfaceOp: 'append' }));
+    }
+    const sources = Array.from({ length: n }, (_, seq) => seq);
+    lines.push(
+      JSON.stringify({
+        type: 'user/message',
+        seq: n,
+        time: n,
+        data: { role: 'user', content: [{ type: 'text', text: 'summary' }], source: { kind: 'plugin', plugin: 'compact' } },
+        surfaceOp: { op: 'replace', start: 0, end: n - 1 },
+        sourceEventSeqs: sources,
+      }),
+    );
+    const engine = createEngine({ pause: async () => {} });
+    const summary = (await engine.open({ kind: 'text', name: 'long.jsonl', text: `${lines.join('\n')}\n` }, noop)).sessions[0]!;
+    expect(summary.surfaceError).toBeNull();
+    const [row] = (await engine.views(0, summary.accepted, 0, 10)).rows;
+    expect(row!.transcript.map((m) => m.seq)).toEqual([0, 1, 2]);
+    expect(row!.transcriptTotal).toBe(n);
+    const page = await engine.transcript(0, summary.accepted, n, 50, 10_000);
+    expect(page.total).toBe(n);
+    expect(page.messages.map((m) => m.seq)).toEqual(sources.slice(50, 50 + TRANSCRIPT_PAGE_LIMIT));
   });
 });
 

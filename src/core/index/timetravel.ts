@@ -552,6 +552,43 @@ export class TimeTravelIndex {
     return rows;
   }
 
+  /**
+   * One row of {@link alignedViews} without building the others: the append-origin events the
+   * surface node `seq` stands for after `step`, counted, with seqs [start, start + count) of them.
+   * Null when `seq` is not on the surface after `step`.
+   *
+   * A row's events are the nodes entered by `step` from its own position up to the next node
+   * alive at `step`: a replacement sits immediately before the first node it shadows, and the
+   * nodes it shadows are consecutive alive nodes, each with its own run behind it. So the walk
+   * costs the row's span (plus replacements not applied yet that sit inside it), not the
+   * surface. It also stops at the first append not applied yet: appends sit in log order and
+   * every applied replacement sits before an applied append, so nothing applied follows.
+   */
+  transcriptOf(seq: number, step: number, start = 0, count = Infinity): { total: number; seqs: number[] } | null {
+    const k = this.clampStep(step);
+    const c = this.c;
+    const node = this.nodeOf(seq);
+    if (node < 0 || (c.enter[node] as number) > k || (c.leave[node] as number) <= k) return null;
+    const from = Math.max(0, start);
+    const to = from + Math.max(0, count);
+    const seqs: number[] = [];
+    let total = 0;
+    const first = c.pos[node] as number;
+    for (let p = first; p < c.nodeAtPos.length; p++) {
+      const at = c.nodeAtPos[p] as number;
+      const replacement = (c.replOfNode[at] as number) >= 0;
+      if ((c.enter[at] as number) > k) {
+        if (replacement) continue;
+        break;
+      }
+      if (p !== first && (c.leave[at] as number) > k) break; // the next row
+      if (replacement) continue; // replacements are model-only
+      if (total >= from && total < to) seqs.push(c.nodeSeq[at] as number);
+      total += 1;
+    }
+    return { total, seqs };
+  }
+
   /** Approximate memory held by the index, in bytes. */
   byteSize(): number {
     const c = this.c;

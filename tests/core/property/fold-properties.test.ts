@@ -156,5 +156,29 @@ describe('aligned views', () => {
         }
       }
     });
+
+    it(`seed ${seed}: one row's transcript, alone and in windows, equals its row of the aligned views`, async () => {
+      const text = generateText({ seed, events: 3000, compaction: { thresholdTokens: 3000 }, pruneThreshold: 1500 });
+      const session = await analyse(text, 64);
+      const tt = session.index;
+      const rng = new Rng(`transcript-${seed}`);
+      // Random steps, and the steps of the replaces themselves (a row's first step).
+      const steps = [...Array.from({ length: 10 }, () => rng.int(0, session.fold.accepted)), ...Array.from(tt.replaceSteps()).slice(-5)];
+      let replacementRows = 0;
+      for (const k of steps) {
+        for (const row of tt.alignedViews(k)) {
+          expect(tt.transcriptOf(row.model, k)).toEqual({ total: row.transcript.length, seqs: row.transcript });
+          const start = rng.int(0, row.transcript.length);
+          const count = rng.int(0, 5);
+          expect(tt.transcriptOf(row.model, k, start, count)).toEqual({ total: row.transcript.length, seqs: row.transcript.slice(start, start + count) });
+          if (tt.replacementOfSeq(row.model) >= 0) replacementRows += 1;
+        }
+        // Not on the surface at k: shadowed, not applied yet, or log-only.
+        for (const seq of [k + session.baseSeq, tt.replacement(0).shadowedSeqs[0] ?? -1]) {
+          if (!tt.isCurrent(seq - session.baseSeq, k)) expect(tt.transcriptOf(seq, k)).toBeNull();
+        }
+      }
+      expect(replacementRows).toBeGreaterThan(0);
+    });
   }
 });

@@ -43,7 +43,7 @@ export function AlignedRow({ row, shown, onShow, tools, selectedSeq, onSelect }:
         <MessageView message={model} tools={tools} selected={model.seq === selectedSeq} onSelect={onSelect} />
         {replacement ? (
           <p className="vw-stands">
-            <span>stands for {plural(transcript.length, 'transcript message')}</span>
+            <span>stands for {plural(row.transcriptTotal, 'transcript message')}</span>
             <InspectReplaceButton seq={model.seq} />
           </p>
         ) : null}

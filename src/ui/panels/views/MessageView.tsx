@@ -63,6 +63,17 @@ export function toolIndexOf(messages: Iterable<ViewMessage>): ToolIndex {
   return index;
 }
 
+/**
+ * `base` plus the tool calls and results of `messages`, which win: a span's own pair sits next
+ * to it, and `base` (built from the loaded rows) does not hold the messages a span fetched.
+ */
+export function withToolsOf(base: ToolIndex, messages: Iterable<ViewMessage>): ToolIndex {
+  const index = toolIndexOf(messages);
+  for (const [id, call] of base.calls) if (!index.calls.has(id)) index.calls.set(id, call);
+  for (const [id, seq] of base.results) if (!index.results.has(id)) index.results.set(id, seq);
+  return index;
+}
+
 function Block({ block, load, tools, expanded, onSelect }: BlockProps) {
   const text = <ClippedText text={block.text} truncated={block.truncated} {...(load ? { loadFull: load } : {})} />;
   switch (block.kind) {

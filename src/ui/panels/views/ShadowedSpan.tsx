@@ -1,17 +1,23 @@
 /**
  * In the transcript column: the messages a replacement stands for, dimmed and linked to it.
  * Nested replacements fold into this one bracket, with the chain shown. Long spans show their
- * first messages until expanded.
+ * first messages until expanded; the row carries only those, the rest are fetched as shown.
  */
+import { useMemo } from 'react';
+import { VIEW_TRANSCRIPT_PREVIEW } from '../../../protocol/protocol';
 import type { ViewRow } from '../../../protocol/protocol';
 import { SeqLink } from '../../widgets/SeqLink';
 import { REPLACEMENT_KIND_LABEL, formatCount, plural } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import type { ToolIndex } from './MessageView';
-import { MessageView } from './MessageView';
+import { MessageView, withToolsOf } from './MessageView';
+import { useSpanMessages } from './useSpanMessages';
 
-/** Messages shown while collapsed, and added per "show more" once expanded. */
-export const SPAN_PREVIEW = 3;
+/**
+ * Messages shown while collapsed (what a row carries, so a collapsed span needs no request),
+ * and added per "show more" once expanded.
+ */
+export const SPAN_PREVIEW = VIEW_TRANSCRIPT_PREVIEW;
 export const SPAN_PAGE = 100;
 
 export interface ShadowedSpanProps {
@@ -19,22 +25,26 @@ export interface ShadowedSpanProps {
   /** How many messages are shown (SPAN_PREVIEW while collapsed). */
   shown: number;
   onShow: (seq: number, shown: number) => void;
+  /** Tool calls and results of the loaded rows; the span adds those of the messages it fetched. */
   tools: ToolIndex;
   selectedSeq: number | null;
   onSelect: (seq: number) => void;
 }
 
 export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect }: ShadowedSpanProps) {
-  const { model, transcript, nested } = row;
+  const { model, transcriptTotal: total, nested } = row;
   const kind = model.replacementKind ?? 'other';
-  const visible = transcript.slice(0, shown);
-  const hidden = transcript.length - visible.length;
+  const { messages, loading, error } = useSpanMessages(row, shown, SPAN_PAGE);
+  const spanTools = useMemo(() => withToolsOf(tools, messages), [tools, messages]);
+  // Counted from what is asked for, not from what has arrived, so the controls do not move
+  // while a page loads.
+  const hidden = total - Math.min(shown, total);
   return (
-    <div className={`vw-span kind-${kind}`} role="group" aria-label={`Shadowed by ${model.seq}: ${plural(transcript.length, 'message')}`}>
+    <div className={`vw-span kind-${kind}`} role="group" aria-label={`Shadowed by ${model.seq}: ${plural(total, 'message')}`}>
       <div className="vw-span-head">
         <span aria-hidden="true">⊘</span>
         <span>
-          {plural(transcript.length, 'message')} shadowed by{' '}
+          {plural(total, 'message')} shadowed by{' '}
           <button type="button" className="seq-link mono" onClick={() => onSelect(model.seq)} aria-label={`Select replacement ${model.seq}`}>
             {model.seq}
           </button>{' '}
@@ -57,16 +67,22 @@ export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect 
           ))}
         </p>
       ) : null}
-      <div className="vw-span-body">
-        {visible.map((message) => (
-          <MessageView key={message.seq} message={message} tools={tools} selected={message.seq === selectedSeq} onSelect={onSelect} />
+      <div className="vw-span-body" aria-busy={loading}>
+        {messages.map((message) => (
+          <MessageView key={message.seq} message={message} tools={spanTools} selected={message.seq === selectedSeq} onSelect={onSelect} />
         ))}
       </div>
+      {loading ? (
+        <p className="vw-span-loading muted" role="status">
+          Loading messages…
+        </p>
+      ) : null}
+      {error !== null ? <p className="panel-error vw-span-error">Could not load the messages: {error}</p> : null}
       {hidden > 0 || shown > SPAN_PREVIEW ? (
         <div className="vw-span-more">
           {hidden > 0 ? (
             <button type="button" className="link-button" onClick={() => onShow(model.seq, shown + SPAN_PAGE)}>
-              {hidden <= SPAN_PAGE ? `Show all ${formatCount(transcript.length)} messages` : `Show ${formatCount(SPAN_PAGE)} more (${formatCount(hidden)} hidden)`}
+              {hidden <= SPAN_PAGE ? `Show all ${formatCount(total)} messages` : `Show ${formatCount(SPAN_PAGE)} more (${formatCount(hidden)} hidden)`}
             </button>
           ) : null}
           {shown > SPAN_PREVIEW ? (
