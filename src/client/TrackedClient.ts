@@ -15,6 +15,7 @@ import type {
   PlaygroundTemplate,
   ReplaceDetail,
   TranscriptPage,
+  ViewPlace,
   ViewsWindow,
   Diagnostic,
   EventDetail,
@@ -167,6 +168,9 @@ export abstract class TrackedClient implements CoreClient {
   }
   transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage> {
     return this.call('transcript', [session, step, seq, start, count]);
+  }
+  viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null> {
+    return this.call('viewPlace', [session, step, seq]);
   }
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
     return this.call('replaceDetail', [session, replacement]);

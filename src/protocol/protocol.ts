@@ -348,6 +348,16 @@ export interface TranscriptPage {
   messages: ViewMessage[];
 }
 
+/** Where an event appears in the two views at a step (see {@link CoreApi.viewPlace}). */
+export interface ViewPlace {
+  /** Index of the row (model-view message) among the rows at the step. */
+  row: number;
+  /** The row's model-view seq. */
+  rowSeq: number;
+  /** The event's index in the row's transcript; -1 for the row's own model message or a replacement nested in it. */
+  index: number;
+}
+
 export interface ViewsWindow {
   step: number;
   /** Rows (model-view messages) at the step. */
@@ -492,6 +502,12 @@ export interface CoreApi {
    * {@link TRANSCRIPT_PAGE_LIMIT}. Rejects when `seq` is not on the surface at the step.
    */
   transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage>;
+  /**
+   * Where the event `seq` appears in the two views at a step: the row that stands for it and its
+   * index in that row's transcript, so the UI can bring a selection into view (and open its
+   * span) wherever it is. Null when the event was not on the surface by that step.
+   */
+  viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null>;
   /** The replace inspector's data for one replacement. */
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */

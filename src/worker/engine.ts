@@ -280,6 +280,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       return teach(index).transcript(step, seq, start, count);
     },
 
+    async viewPlace(index: number, step: number, seq: number) {
+      return teach(index).viewPlace(step, seq);
+    },
+
     async replaceDetail(index: number, replacement: number) {
       return teach(index).replaceDetail(replacement);
     },

@@ -14,6 +14,7 @@ import type {
   ReplaceDetail,
   TranscriptPage,
   ViewMessage,
+  ViewPlace,
   ViewsWindow,
 } from '../protocol/protocol';
 import { TRANSCRIPT_PAGE_LIMIT, VIEW_TRANSCRIPT_PREVIEW } from '../protocol/protocol';
@@ -87,6 +88,11 @@ export class TeachingQuery {
       start: Math.max(0, Math.min(start, span.total)),
       messages: span.seqs.map((s) => this.message(s, k)),
     };
+  }
+
+  /** Where `seq` appears in the views at a step (see CoreApi.viewPlace). */
+  viewPlace(step: number, seq: number): ViewPlace | null {
+    return this.s.index.viewPlaceOf(seq, this.clampStep(step));
   }
 
   private clampStep(step: number): number {

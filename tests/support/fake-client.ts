@@ -21,6 +21,7 @@ import type {
   PlaygroundTemplate,
   ReplaceDetail,
   TranscriptPage,
+  ViewPlace,
   ViewsWindow,
   Diagnostic,
   EventDetail,
@@ -504,6 +505,20 @@ export class FakeCoreClient implements CoreClient {
       const covered = coveredAppends(seq, fold);
       const page = transcriptWindow(covered, start, count);
       return { total: covered.length, start: page.start, messages: page.seqs.map((s) => this.message(s, k, fold)) };
+    });
+  }
+
+  viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null> {
+    const pg = this.sandbox('viewPlace', [session, step, seq]);
+    if (pg) return pg.then((c) => c.viewPlace(0, step, seq));
+    return this.answer('viewPlace', [session, step, seq], () => {
+      const fold = this.fold(Math.max(0, Math.min(step, this.accepted())));
+      for (const [row, rowSeq] of fold.nodes.entries()) {
+        const index = coveredAppends(rowSeq, fold).indexOf(seq);
+        if (index >= 0) return { row, rowSeq, index };
+        if (rowSeq === seq || nestedReplacements(rowSeq, fold).includes(seq)) return { row, rowSeq, index: -1 };
+      }
+      return null;
     });
   }
 

@@ -208,6 +208,20 @@ describe('Two views: a long shadowed span', () => {
     expect(client.callsTo('transcript')).toHaveLength(3);
   });
 
+  it('brings a selected event into view, opening its span far enough to show it', async () => {
+    const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const compaction = rows()[0] as HTMLElement;
+    act(() => store.getState().select(150));
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 203)));
+    expect(client.callsTo('viewPlace').map((c) => c.args)).toEqual([[0, 252, 150]]);
+    await waitFor(() => expect(compaction.querySelector('article[data-seq="150"]')?.className).toContain('is-selected'));
+    // A selection in the preview opens nothing more; the model row itself neither.
+    act(() => store.getState().select(1));
+    await waitFor(() => expect(client.callsTo('viewPlace')).toHaveLength(2));
+    expect(transcriptOf(compaction)).toEqual(range(0, 203));
+  });
+
   it('shows a loading state while a page is on its way', async () => {
     const { client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
     await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));

@@ -54,6 +54,20 @@ describe('aligned views', () => {
     expect(toolCall).toMatchObject({ name: 'read_file' });
   });
 
+  it('place an event in the views: its row and its index in the row\'s transcript', async () => {
+    const { engine, summary } = await teaching();
+    const k = summary.accepted;
+    const [checkpoint, last] = (await engine.views(0, k, 0, 50)).rows;
+    const all = (await engine.transcript(0, k, checkpoint!.model.seq, 0, 50)).messages;
+    expect(await engine.viewPlace(0, k, all[4]!.seq)).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: 4 });
+    expect(await engine.viewPlace(0, k, checkpoint!.model.seq)).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: -1 });
+    expect(await engine.viewPlace(0, k, checkpoint!.nested[0]!)).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: -1 });
+    expect(await engine.viewPlace(0, k, last!.model.seq)).toEqual({ row: 1, rowSeq: last!.model.seq, index: 0 });
+    // Before it was applied, and a log-only event: nowhere.
+    expect(await engine.viewPlace(0, 0, all[0]!.seq)).toBeNull();
+    expect(await engine.viewPlace(0, k, 0)).toBeNull();
+  });
+
   it('page the transcript of a row: windows, clamping, and a row not on the surface', async () => {
     const { engine, summary } = await teaching();
     const [checkpoint] = (await engine.views(0, summary.accepted, 0, 50)).rows;

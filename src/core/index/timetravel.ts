@@ -589,6 +589,35 @@ export class TimeTravelIndex {
     return { total, seqs };
   }
 
+  /**
+   * Where the event `seq` appears in {@link alignedViews} after `step`: the row (its index among
+   * the surface nodes, and its seq) and the event's index in that row's transcript, or -1 when it
+   * is the row's own model message or a replacement nested in it. Null when the event was not on
+   * the surface by `step` (log-only, refused, not yet applied).
+   *
+   * The row is the node alive at `step` that stands for the event: the event's own node, or the
+   * replacement that shadowed it, followed up while that was shadowed too (by `step`).
+   */
+  viewPlaceOf(seq: number, step: number): { row: number; rowSeq: number; index: number } | null {
+    const k = this.clampStep(step);
+    const c = this.c;
+    const node = this.nodeOf(seq);
+    if (node < 0 || (c.enter[node] as number) > k) return null;
+    let at = node;
+    while ((c.leave[at] as number) <= k) at = c.replacer[at] as number;
+    const rowSeq = c.nodeSeq[at] as number;
+    let index = -1;
+    if ((c.replOfNode[node] as number) < 0) index = (this.transcriptOf(rowSeq, k)?.seqs ?? []).indexOf(seq);
+    // The row's index: the alive nodes before it in the global order.
+    const bits = this.aliveAt(k);
+    const pos = c.pos[at] as number;
+    const word = pos >>> 5;
+    let row = 0;
+    for (let w = 0; w < word; w++) row += popcount(bits[w] as number);
+    row += popcount((bits[word] as number) & ((1 << (pos & 31)) - 1));
+    return { row, rowSeq, index };
+  }
+
   /** Approximate memory held by the index, in bytes. */
   byteSize(): number {
     const c = this.c;

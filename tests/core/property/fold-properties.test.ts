@@ -180,5 +180,41 @@ describe('aligned views', () => {
       }
       expect(replacementRows).toBeGreaterThan(0);
     });
+
+    it(`seed ${seed}: the view place of every event is the row of the aligned views that holds it`, async () => {
+      const text = generateText({ seed, events: 2000, compaction: { thresholdTokens: 3000 }, pruneThreshold: 1500 });
+      const session = await analyse(text, 64);
+      const tt = session.index;
+      const rng = new Rng(`view-place-${seed}`);
+      const steps = [...Array.from({ length: 6 }, () => rng.int(0, session.fold.accepted)), ...Array.from(tt.replaceSteps()).slice(-3)];
+      let inSpans = 0;
+      for (const k of steps) {
+        const rows = tt.alignedViews(k);
+        // What each seq maps to, from the rows: its transcript place, or the row of a model or nested replacement.
+        const expected = new Map<number, { row: number; rowSeq: number; index: number }>();
+        rows.forEach((row, i) => {
+          row.transcript.forEach((seq, index) => expected.set(seq, { row: i, rowSeq: row.model, index }));
+          if (!expected.has(row.model)) expected.set(row.model, { row: i, rowSeq: row.model, index: -1 });
+          const queue = [row.model];
+          while (queue.length > 0) {
+            const r = tt.replacementOfSeq(queue.shift() as number);
+            if (r < 0 || tt.replacement(r).step > k) continue;
+            for (const child of tt.replacement(r).shadowedSeqs) {
+              if (tt.replacementOfSeq(child) >= 0) {
+                expected.set(child, { row: i, rowSeq: row.model, index: -1 });
+                queue.push(child);
+              }
+            }
+          }
+        });
+        for (let i = 0; i < session.log.length; i++) {
+          const seq = i + session.baseSeq;
+          const place = tt.viewPlaceOf(seq, k);
+          expect(place).toEqual(expected.get(seq) ?? null);
+          if (place !== null && place.index >= 3) inSpans += 1;
+        }
+      }
+      expect(inSpans).toBeGreaterThan(0);
+    });
   }
 });

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewsWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectIsReady, selectSelectedSeq, selectStep } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSelectedSeq, selectSessionIndex, selectStep } from '../../../store/selectors';
 import { EmptyState } from '../../widgets/EmptyState';
 import { MeasuredList } from '../../widgets/MeasuredList';
 import type { MeasuredListHandle } from '../../widgets/MeasuredList';
@@ -16,7 +16,7 @@ import { formatCount, plural } from '../../format';
 import { AlignedRow } from './AlignedRow';
 import type { ToolIndex } from './MessageView';
 import { toolIndexOf } from './MessageView';
-import { SPAN_PREVIEW } from './ShadowedSpan';
+import { SPAN_PAGE, SPAN_PREVIEW } from './ShadowedSpan';
 import { useViewRows } from './useViewRows';
 
 export const VIEWS_TITLE = 'Transcript and model view';
@@ -41,6 +41,8 @@ function TwoViewsBody() {
   const step = useAppStore(selectStep);
   const selectedSeq = useAppStore(selectSelectedSeq);
   const select = useAppStore((s) => s.select);
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionIndex);
   const [shown, setShown] = useState(() => new Map<number, number>());
   const list = useRef<MeasuredListHandle | null>(null);
   const following = useRef(true);
@@ -63,15 +65,31 @@ function TwoViewsBody() {
     if (following.current && total > 0) list.current?.scrollToEnd();
   }, [total, step]);
 
-  // Bring the row holding the selected event into view, once per selection.
+  // Bring the row holding the selected event into view, once per selection. The engine says
+  // which row stands for it: it may be far from the loaded rows, or deep inside a span that
+  // shows only its first messages, which is then opened far enough to show it.
   const revealed = useRef<number | null>(null);
+  const listed = total > 0;
   useEffect(() => {
-    if (selectedSeq === null || revealed.current === selectedSeq || !loaded) return;
-    const at = loaded.rows.findIndex((r) => r.model.seq === selectedSeq || r.transcript.some((m) => m.seq === selectedSeq));
-    if (at === -1) return;
-    revealed.current = selectedSeq;
-    list.current?.scrollIntoView(loaded.start + at);
-  }, [selectedSeq, loaded]);
+    if (selectedSeq === null || revealed.current === selectedSeq || !listed) return;
+    let live = true;
+    client.viewPlace(session, step, selectedSeq).then(
+      (place) => {
+        if (!live) return;
+        revealed.current = selectedSeq;
+        if (place === null) return;
+        if (place.index >= SPAN_PREVIEW) {
+          const need = SPAN_PREVIEW + Math.ceil((place.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;
+          setShown((previous) => ((previous.get(place.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(place.rowSeq, need)));
+        }
+        list.current?.scrollIntoView(place.row);
+      },
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [selectedSeq, step, listed, client, session]);
 
   if (rows.total === null) return rows.error ? <p className="panel-error">Could not read the views: {rows.error}</p> : null;
   return (
