@@ -28,6 +28,11 @@ export interface Hello {
 /** What to open. Bytes are transferred, not copied. */
 export type OpenRequest = (
   | { kind: 'bytes'; name: string; buffer: ArrayBuffer }
+  /**
+   * A file the user picked, read by the engine as a stream (a `File` crosses to the worker as a
+   * handle, not a copy): raw JSONL is decoded while the rest of the file is still being read.
+   */
+  | { kind: 'file'; name: string; file: Blob }
   | { kind: 'text'; name: string; text: string }
   /** Fetched by the engine only because the user asked for this URL. */
   | { kind: 'url'; url: string }

@@ -2,7 +2,9 @@
  * The engine: the core behind the protocol. It owns the loaded log; the worker entry exposes it
  * over postMessage and the in-process client calls it directly.
  */
-import { LoadCancelled, openBytes } from '../core/analyze/open';
+import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
+import type { ByteStream, LoadResult } from '../core/analyze/open';
+import type { LoadProgress } from '../core/model';
 import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
 import { fingerprint } from '../core/util/fingerprint';
 import type {
@@ -40,6 +42,24 @@ export interface EngineDeps {
 interface Loaded {
   id: number;
   sessions: SessionQuery[];
+}
+
+/** The chunks of a stream (a file's), cancelling the read when the consumer stops early. */
+async function* streamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+  }
 }
 
 /**
@@ -128,8 +148,12 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     return t;
   };
 
-  const readRequest = async (request: OpenRequest): Promise<{ name: string; bytes: Uint8Array }> => {
+  const readRequest = async (request: OpenRequest): Promise<{ name: string; bytes: Uint8Array } | { name: string; stream: ByteStream }> => {
     switch (request.kind) {
+      case 'file':
+        // Hosts without `Blob.stream()` (jsdom) read the whole file first.
+        if (typeof request.file.stream !== 'function') return { name: request.name, bytes: new Uint8Array(await request.file.arrayBuffer()) };
+        return { name: request.name, stream: { sizeHint: request.file.size, chunks: streamChunks(request.file.stream()) } };
       case 'demo': {
         const demo = demos().find((d) => d.id === request.id);
         if (!demo) throw new Error(`no demo named ${JSON.stringify(request.id)}`);
@@ -194,20 +218,29 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       const id = ++loadCounter;
       const started = now();
       try {
-        const { name, bytes } = await readRequest(request);
+        const input = await readRequest(request);
         if (signal.aborted) throw new LoadCancelled();
         // An open replaces whatever was open (the page has dropped it already): free its memory
         // for this load, whose budget does not count it.
         loaded = null;
-        const print = fingerprint(bytes);
-        const result = await openBytes(bytes, {
-          name,
+        const options = {
+          name: input.name,
           signal,
           pause,
-          onProgress: (p) => onProgress({ loadId: id, ...p, elapsedMs: now() - started }),
+          onProgress: (p: LoadProgress) => onProgress({ loadId: id, ...p, elapsedMs: now() - started }),
           memoryLimitBytes: memoryLimitFor(request),
           memoryLimitName: "this tab's memory limit",
-        });
+        };
+        let result: LoadResult;
+        let print: string;
+        if ('stream' in input) {
+          const opened = await openStream(input.stream, options);
+          result = opened.result;
+          print = fingerprint(opened.input);
+        } else {
+          print = fingerprint(input.bytes);
+          result = await openBytes(input.bytes, options);
+        }
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new SessionQuery(s));
         loaded = { id, sessions: queries };

@@ -21,13 +21,13 @@ describe('loading', () => {
     expect(store.getState().load?.file).toBe('a.jsonl');
   });
 
-  it('sends file bytes as an ArrayBuffer', async () => {
+  it('hands a file to the engine unread (the engine streams it)', async () => {
     const { store, client } = makeTestStore();
     const file = new Blob(['{"type":"turn/start"}\n']);
     await store.getState().openSource({ kind: 'file', file, name: 'f.jsonl' });
-    const request = client.callsTo('open')[0]?.args[0] as { kind: string; buffer: ArrayBuffer };
-    expect(request.kind).toBe('bytes');
-    expect(request.buffer.byteLength).toBe(22);
+    const request = client.callsTo('open')[0]?.args[0] as { kind: string; name: string; file: Blob };
+    expect(request).toMatchObject({ kind: 'file', name: 'f.jsonl' });
+    expect(request.file).toBe(file);
   });
 
   it('cancels the running load when a second file is opened; only the second one counts', async () => {

@@ -255,7 +255,8 @@ export class FakeCoreClient implements CoreClient {
       this.pending.add(fail);
       this.openReject = fail;
       const name = request.kind === 'url' ? request.url : request.kind === 'demo' ? `demo-${request.id}.jsonl` : request.name;
-      const bytes = request.kind === 'bytes' ? request.buffer.byteLength : request.kind === 'text' ? request.text.length : 0;
+      const bytes =
+        request.kind === 'bytes' ? request.buffer.byteLength : request.kind === 'file' ? request.file.size : request.kind === 'text' ? request.text.length : 0;
       onProgress({ loadId, bytes: Math.floor(bytes / 2), totalBytes: bytes, events: 10, elapsedMs: 5 });
       const go = () => {
         if (!this.pending.has(fail)) return;

@@ -143,6 +143,59 @@ export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promis
   return { file: options.name, bytes: bytes.length, sessions, findings };
 }
 
+/** An input that arrives in pieces: a file read as a stream, a download. */
+export interface ByteStream {
+  /** Its size when known (a file's), else a guess or null; used to size the buffer once. */
+  sizeHint: number | null;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * {@link openBytes} for an input that arrives in pieces. Raw JSONL is scanned as it arrives, so
+ * reading a large file overlaps with decoding it instead of preceding it; the other forms
+ * (containers, JSON arrays) need the whole input and are opened once it is read.
+ * @returns the result, and the whole input as read (for a fingerprint)
+ */
+export async function openStream(stream: ByteStream, options: OpenOptions): Promise<{ result: LoadResult; input: Uint8Array }> {
+  const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
+  // A known size is allocated once and held, as a whole input is; a guess grows as needed.
+  const hint = stream.sizeHint;
+  const text = hint !== null && (budget === null || budget.fits(hint)) ? ByteBuffer.sized(hint, budget) : new ByteBuffer(hint ?? 1 << 20, budget);
+  const iterator = stream.chunks[Symbol.asyncIterator]();
+  let ended = false;
+  /** Append the next piece; false once the input has ended. */
+  const fill = async (): Promise<boolean> => {
+    if (ended) return false;
+    if (options.signal?.aborted) throw new LoadCancelled();
+    const next = await iterator.next();
+    if (next.done === true) ended = true;
+    else text.append(next.value);
+    return !ended;
+  };
+  try {
+    // The first bytes tell the form (log-format.md §1.1): the magic, then the first non-blank byte.
+    while ((text.length < 4 || firstNonBlankIsBracket(text.view()) === null) && (await fill()));
+    const view = text.view();
+    if (detectContainer(view.subarray(0, 4)) !== 'text' || firstNonBlankIsBracket(view) !== false) {
+      while (await fill());
+      const input = text.view();
+      return { result: await openBytes(input, options), input };
+    }
+    const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
+    const sessions = await openText(text, options.name, ctx, fill);
+    const input = text.view();
+    return { result: { file: options.name, bytes: input.length, sessions, findings: [] }, input };
+  } catch (error) {
+    if (!(error instanceof MemoryLimitError)) throw error;
+    // The text buffer could not grow before the form was known: nothing was decoded.
+    const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
+    const stop = memoryStop(ctx, options.name, error, { byte: text.length, line: null, text: 'file' });
+    return { result: { file: options.name, bytes: text.length, sessions: [failedSession(options.name, ctx, stop)], findings: [] }, input: text.view() };
+  } finally {
+    if (!ended) await iterator.return?.();
+  }
+}
+
 async function openMember(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
   const kind = detectContainer(bytes.subarray(0, 4));
   if (kind === 'zstd') return openZstd(bytes, path, ctx);
@@ -342,18 +395,43 @@ function makeAnalyzers(
   return { analyzers, factory };
 }
 
-/** Scan logical text held in `text` (already complete) in chunks. */
-async function openText(text: ByteBuffer, path: string, ctx: Context): Promise<SessionAnalysis[]> {
+/**
+ * Scan logical text in chunks: the text held in `text`, and, with `fill`, whatever `fill`
+ * appends to it until it says the input has ended (a stream, scanned as it arrives).
+ */
+async function openText(
+  text: ByteBuffer,
+  path: string,
+  ctx: Context,
+  fill: (() => Promise<boolean>) | null = null,
+): Promise<SessionAnalysis[]> {
   let scanner: JsonlScanner | null = null;
   const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
   scanner = new JsonlScanner(text, factory);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
   const meter = ctx.budget === null ? null : new ScanMeter(ctx.budget, scanner, text, stepOf(ctx));
   let stop: MemoryLimitError | null = null;
-  for (let limit = chunk; limit < text.length + chunk && stop === null; limit += chunk) {
-    const end = Math.min(limit, text.length);
+  let more = fill !== null;
+  let scanned = 0;
+  while (stop === null) {
+    if (more && text.length - scanned < chunk) {
+      try {
+        more = await (fill as () => Promise<boolean>)();
+      } catch (error) {
+        if (!(error instanceof MemoryLimitError)) throw error;
+        stop = error;
+        // Scan what was read; the stop below forgets the unfinished line.
+        if (meter === null) scanner.advance(text.length);
+        else stop = meter.advance(text.length) ?? error;
+        break;
+      }
+      continue;
+    }
+    if (scanned >= text.length) break;
+    const end = Math.min(scanned + chunk, text.length);
     if (meter === null) scanner.advance(end);
     else stop = meter.advance(end);
+    scanned = end;
     await tick(ctx, end, scanner.eventCount);
   }
   const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, false);

@@ -126,6 +126,20 @@ export class ByteBuffer {
     return this.data.subarray(0, this.size);
   }
 
+  /**
+   * A buffer of exactly `capacity` bytes, for an input of known size that arrives in pieces (a
+   * file read as a stream): held from the start, as a whole input would be.
+   * @throws MemoryLimitError when the budget cannot hold it
+   */
+  static sized(capacity: number, budget: MemoryBudget | null): ByteBuffer {
+    budget?.check(capacity);
+    const buffer = new ByteBuffer(16, budget);
+    budget?.hold(capacity);
+    budget?.release(16);
+    buffer.data = new Uint8Array(capacity);
+    return buffer;
+  }
+
   /** Wrap existing bytes without copying (for inputs that arrive whole). */
   static wrap(bytes: Uint8Array): ByteBuffer {
     const buffer = new ByteBuffer(16);

@@ -61,22 +61,12 @@ export function sourceName(source: LoadSource): string {
   }
 }
 
-/** The bytes of a file. `FileReader` covers hosts whose `Blob` lacks `arrayBuffer()` (jsdom). */
-function readBlob(blob: Blob): Promise<ArrayBuffer> {
-  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(reader.result as ArrayBuffer);
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
-    reader.readAsArrayBuffer(blob);
-  });
-}
-
 /** Turns what the user picked into an engine request; reads files and fetches samples. */
 async function toRequest(source: LoadSource, ctx: StoreContext): Promise<OpenRequest> {
   switch (source.kind) {
     case 'file':
-      return { kind: 'bytes', name: source.name, buffer: await readBlob(source.file) };
+      // The engine reads the file itself, as a stream: reading and decoding overlap.
+      return { kind: 'file', name: source.name, file: source.file };
     case 'text':
       return { kind: 'text', name: source.name, text: source.text };
     case 'url':
