@@ -3,7 +3,8 @@
  * relational), plus the few shape predicates they all need.
  *
  * Checks see each decoded event exactly once, while its parsed object is alive, and must not keep
- * it: a million-event log is analysed in one pass with only small per-check state.
+ * it: a million-event log is analysed in one pass with only small per-check state. A check may
+ * take a packed row's members at once (`packedRow`) and build only the member events it needs.
  */
 import type { PackedMembers } from '../decode/packed';
 import type { Diagnostic, Severity } from '../model';
