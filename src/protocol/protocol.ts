@@ -359,7 +359,10 @@ export interface ViewPlace {
   row: number;
   /** The row's model-view seq. */
   rowSeq: number;
-  /** The event's index in the row's transcript; -1 for the row's own model message or a replacement nested in it. */
+  /**
+   * The event's index in the row's transcript (0 for an append that is its own row); -1 for a
+   * replacement: the row's own model message, or one nested in it.
+   */
   index: number;
 }
 

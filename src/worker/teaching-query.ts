@@ -31,6 +31,12 @@ const MAX_VIEW_ROWS = 500;
 export class TeachingQuery {
   private readonly q: SessionQuery;
   private readonly s: SessionAnalysis;
+  /**
+   * Transcript messages per row seq. A row's transcript is fixed while it is on the surface (a
+   * replacement stands for appends applied before it), so counting its span once is enough:
+   * the views, asked for at every step while playing, then walk only the preview.
+   */
+  private readonly totals = new Map<number, number>();
 
   constructor(query: SessionQuery) {
     this.q = query;
@@ -68,11 +74,14 @@ export class TeachingQuery {
       total,
       start: first,
       rows: seqs.map((seq) => {
-        const span = this.span(seq, k, 0, VIEW_TRANSCRIPT_PREVIEW);
+        const known = this.totals.get(seq);
+        const span = this.span(seq, k, 0, VIEW_TRANSCRIPT_PREVIEW, known === undefined);
+        const total = known ?? span.total;
+        this.totals.set(seq, total);
         return {
           model: this.message(seq, k),
           transcript: span.seqs.map((s) => this.message(s, k)),
-          transcriptTotal: span.total,
+          transcriptTotal: total,
           nested: this.nested(seq, k),
         };
       }),
@@ -99,8 +108,8 @@ export class TeachingQuery {
     return Math.max(0, Math.min(step, this.s.fold.accepted));
   }
 
-  private span(seq: number, step: number, start: number, count: number): { total: number; seqs: number[] } {
-    const span = this.s.index.transcriptOf(seq, step, start, count);
+  private span(seq: number, step: number, start: number, count: number, countAll = true): { total: number; seqs: number[] } {
+    const span = this.s.index.transcriptOf(seq, step, start, count, countAll);
     if (!span) throw new Error(`seq ${seq} is not on the surface at step ${step}`);
     return span;
   }

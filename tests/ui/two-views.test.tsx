@@ -216,10 +216,30 @@ describe('Two views: a long shadowed span', () => {
     await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 203)));
     expect(client.callsTo('viewPlace').map((c) => c.args)).toEqual([[0, 252, 150]]);
     await waitFor(() => expect(compaction.querySelector('article[data-seq="150"]')?.className).toContain('is-selected'));
+    // The row is marked as holding the selection, though its preview does not show it.
+    await waitFor(() => expect(compaction.className).toContain('is-selected'));
+    expect((rows()[1] as HTMLElement).className).not.toContain('is-selected');
     // A selection in the preview opens nothing more; the model row itself neither.
     act(() => store.getState().select(1));
     await waitFor(() => expect(client.callsTo('viewPlace')).toHaveLength(2));
     expect(transcriptOf(compaction)).toEqual(range(0, 203));
+  });
+
+  it('brings an event selected before it is on the surface into view once the cursor gets there', async () => {
+    const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    act(() => store.getState().goTo(100));
+    await waitFor(() => expect(region().textContent).toContain('100 derived messages at step 100'));
+    act(() => store.getState().select(150));
+    await waitFor(() => expect(client.callsTo('viewPlace').length).toBeGreaterThan(0));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(rows()[0]?.className).not.toContain('is-selected');
+    act(() => store.getState().goTo(252, { select: false }));
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    await waitFor(() => expect(client.callsTo('viewPlace').map((c) => c.args)).toContainEqual([0, 252, 150]));
+    const compaction = rows()[0] as HTMLElement;
+    await waitFor(() => expect(transcriptOf(compaction)).toEqual(range(0, 203)));
+    await waitFor(() => expect(compaction.className).toContain('is-selected'));
   });
 
   it('shows a loading state while a page is on its way', async () => {
@@ -257,7 +277,7 @@ describe('Two views: a long shadowed span', () => {
     expect(transcript).toHaveBeenCalledTimes(2);
   });
 
-  it('fetches the shown pages again for a new step, keeping the messages on screen meanwhile', async () => {
+  it('keeps an open span\'s pages across steps: a row\'s messages do not change while it is on the surface', async () => {
     const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
     await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
     const span = within(rows()[0] as HTMLElement).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
@@ -265,7 +285,13 @@ describe('Two views: a long shadowed span', () => {
     await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 103)));
     act(() => store.getState().goTo(251));
     await waitFor(() => expect(modelSeqs()).toEqual([250]));
-    await waitFor(() => expect(client.callsTo('transcript').map((c) => c.args)).toContainEqual([0, 251, 250, 3, 100]));
     await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 103)));
+    // The next page is still fetched when asked for, at the current step.
+    fireEvent.click(within(rows()[0] as HTMLElement).getByRole('button', { name: 'Show 100 more (147 hidden)' }));
+    await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 203)));
+    expect(client.callsTo('transcript').map((c) => c.args)).toEqual([
+      [0, 252, 250, 3, 100],
+      [0, 251, 250, 103, 100],
+    ]);
   });
 });

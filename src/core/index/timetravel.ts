@@ -555,7 +555,8 @@ export class TimeTravelIndex {
   /**
    * One row of {@link alignedViews} without building the others: the append-origin events the
    * surface node `seq` stands for after `step`, counted, with seqs [start, start + count) of them.
-   * Null when `seq` is not on the surface after `step`.
+   * Null when `seq` is not on the surface after `step`. With `countAll` false the walk stops once
+   * the window is filled, and `total` counts only that far (for a caller that knows the total).
    *
    * A row's events are the nodes entered by `step` from its own position up to the next node
    * alive at `step`: a replacement sits immediately before the first node it shadows, and the
@@ -564,7 +565,7 @@ export class TimeTravelIndex {
    * surface. It also stops at the first append not applied yet: appends sit in log order and
    * every applied replacement sits before an applied append, so nothing applied follows.
    */
-  transcriptOf(seq: number, step: number, start = 0, count = Infinity): { total: number; seqs: number[] } | null {
+  transcriptOf(seq: number, step: number, start = 0, count = Infinity, countAll = true): { total: number; seqs: number[] } | null {
     const k = this.clampStep(step);
     const c = this.c;
     const node = this.nodeOf(seq);
@@ -585,14 +586,15 @@ export class TimeTravelIndex {
       if (replacement) continue; // replacements are model-only
       if (total >= from && total < to) seqs.push(c.nodeSeq[at] as number);
       total += 1;
+      if (!countAll && total >= to) break;
     }
     return { total, seqs };
   }
 
   /**
    * Where the event `seq` appears in {@link alignedViews} after `step`: the row (its index among
-   * the surface nodes, and its seq) and the event's index in that row's transcript, or -1 when it
-   * is the row's own model message or a replacement nested in it. Null when the event was not on
+   * the surface nodes, and its seq) and the event's index in that row's transcript (0 for an
+   * append that is its own row), or -1 for a replacement (the row's model message, or nested in it). Null when the event was not on
    * the surface by `step` (log-only, refused, not yet applied).
    *
    * The row is the node alive at `step` that stands for the event: the event's own node, or the
@@ -606,8 +608,16 @@ export class TimeTravelIndex {
     let at = node;
     while ((c.leave[at] as number) <= k) at = c.replacer[at] as number;
     const rowSeq = c.nodeSeq[at] as number;
+    // Its index in the row's transcript (see transcriptOf): the applied appends between the row's
+    // position and its own. Appends sit in log order, so every append before it is applied.
     let index = -1;
-    if ((c.replOfNode[node] as number) < 0) index = (this.transcriptOf(rowSeq, k)?.seqs ?? []).indexOf(seq);
+    if ((c.replOfNode[node] as number) < 0) {
+      index = 0;
+      for (let p = c.pos[at] as number; p < (c.pos[node] as number); p++) {
+        const x = c.nodeAtPos[p] as number;
+        if ((c.replOfNode[x] as number) < 0 && (c.enter[x] as number) <= k) index += 1;
+      }
+    }
     // The row's index: the alive nodes before it in the global order.
     const bits = this.aliveAt(k);
     const pos = c.pos[at] as number;

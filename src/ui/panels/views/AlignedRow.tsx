@@ -16,13 +16,15 @@ export interface AlignedRowProps {
   onShow: (seq: number, shown: number) => void;
   tools: ToolIndex;
   selectedSeq: number | null;
+  /** The selected event is this row's or one it stands for (placed by the engine: the row may show only part of its span). */
+  holdsSelection: boolean;
   onSelect: (seq: number) => void;
 }
 
-export function AlignedRow({ row, shown, onShow, tools, selectedSeq, onSelect }: AlignedRowProps) {
+export function AlignedRow({ row, shown, onShow, tools, selectedSeq, holdsSelection, onSelect }: AlignedRowProps) {
   const { model, transcript } = row;
   const replacement = model.origin === 'replacement';
-  const holds = selectedSeq !== null && (model.seq === selectedSeq || transcript.some((m) => m.seq === selectedSeq));
+  const holds = holdsSelection || (selectedSeq !== null && model.seq === selectedSeq);
   return (
     <div className={`vw-row ${replacement ? 'vw-row-replace' : ''} ${holds ? 'is-selected' : ''}`} data-seq={model.seq}>
       <div className="vw-cell vw-transcript">

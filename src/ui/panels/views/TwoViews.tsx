@@ -17,6 +17,7 @@ import { AlignedRow } from './AlignedRow';
 import type { ToolIndex } from './MessageView';
 import { toolIndexOf } from './MessageView';
 import { SPAN_PAGE, SPAN_PREVIEW } from './ShadowedSpan';
+import { SpanPageCache, SpanPages } from './useSpanMessages';
 import { useViewRows } from './useViewRows';
 
 export const VIEWS_TITLE = 'Transcript and model view';
@@ -44,6 +45,7 @@ function TwoViewsBody() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
   const [shown, setShown] = useState(() => new Map<number, number>());
+  const [spanPages] = useState(() => new SpanPageCache());
   const list = useRef<MeasuredListHandle | null>(null);
   const following = useRef(true);
   const total = rows.total ?? 0;
@@ -65,19 +67,22 @@ function TwoViewsBody() {
     if (following.current && total > 0) list.current?.scrollToEnd();
   }, [total, step]);
 
-  // Bring the row holding the selected event into view, once per selection. The engine says
-  // which row stands for it: it may be far from the loaded rows, or deep inside a span that
-  // shows only its first messages, which is then opened far enough to show it.
+  // The row that stands for the selected event at this step, from the engine: it may be far from
+  // the loaded rows, or deep inside a span that shows only its first messages. The row is marked,
+  // and brought into view once per selection (its span opened far enough to show the event); an
+  // event not on the surface yet is brought into view when the cursor gets there.
+  const [placed, setPlaced] = useState<{ seq: number; rowSeq: number } | null>(null);
   const revealed = useRef<number | null>(null);
   const listed = total > 0;
   useEffect(() => {
-    if (selectedSeq === null || revealed.current === selectedSeq || !listed) return;
+    if (selectedSeq === null || !listed) return;
     let live = true;
     client.viewPlace(session, step, selectedSeq).then(
       (place) => {
         if (!live) return;
+        setPlaced(place === null ? null : { seq: selectedSeq, rowSeq: place.rowSeq });
+        if (place === null || revealed.current === selectedSeq) return;
         revealed.current = selectedSeq;
-        if (place === null) return;
         if (place.index >= SPAN_PREVIEW) {
           const need = SPAN_PREVIEW + Math.ceil((place.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;
           setShown((previous) => ((previous.get(place.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(place.rowSeq, need)));
@@ -105,36 +110,39 @@ function TwoViewsBody() {
           {step === 0 ? 'Nothing is applied yet: step forward.' : 'No surface event has been applied.'}
         </EmptyState>
       ) : (
-        <MeasuredList
-          count={total}
-          estimate={120}
-          handleRef={list}
-          as="ul"
-          innerProps={{ 'aria-label': `Aligned rows at step ${step}, ${plural(total, 'row')}` }}
-          scrollerProps={{ className: 'vw-list' }}
-          rowKey={rowKey}
-          onRangeChange={onRangeChange}
-          renderRow={(index) => {
-            const row = rows.rowAt(index);
-            if (!row) {
+        <SpanPages.Provider value={spanPages}>
+          <MeasuredList
+            count={total}
+            estimate={120}
+            handleRef={list}
+            as="ul"
+            innerProps={{ 'aria-label': `Aligned rows at step ${step}, ${plural(total, 'row')}` }}
+            scrollerProps={{ className: 'vw-list' }}
+            rowKey={rowKey}
+            onRangeChange={onRangeChange}
+            renderRow={(index) => {
+              const row = rows.rowAt(index);
+              if (!row) {
+                return (
+                  <div className="vw-row vw-loading" aria-busy="true">
+                    …
+                  </div>
+                );
+              }
               return (
-                <div className="vw-row vw-loading" aria-busy="true">
-                  …
-                </div>
+                <AlignedRow
+                  row={row}
+                  shown={shown.get(row.model.seq) ?? SPAN_PREVIEW}
+                  onShow={onShow}
+                  tools={tools}
+                  selectedSeq={selectedSeq}
+                  holdsSelection={placed !== null && placed.seq === selectedSeq && placed.rowSeq === row.model.seq}
+                  onSelect={select}
+                />
               );
-            }
-            return (
-              <AlignedRow
-                row={row}
-                shown={shown.get(row.model.seq) ?? SPAN_PREVIEW}
-                onShow={onShow}
-                tools={tools}
-                selectedSeq={selectedSeq}
-                onSelect={select}
-              />
-            );
-          }}
-        />
+            }}
+          />
+        </SpanPages.Provider>
       )}
     </>
   );

@@ -3,11 +3,40 @@
  * for thousands of messages, and the rows are re-fetched at every step); once the user expands
  * the span, the rest are fetched from the engine page by page, and only as far as shown.
  */
-import { useMemo, useRef } from 'react';
+import { createContext, useContext, useState } from 'react';
 import type { ViewMessage, ViewRow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
 import { selectClient, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
+
+/**
+ * Fetched pages by row (`sessionKey|seq`) and page start. A row's messages do not change while it
+ * is on the surface (a replacement stands for appends applied before it), so pages outlive the
+ * step and the span's own mount: the rows are re-rendered at every step (briefly as placeholders
+ * while their window loads), and an open span must not fetch its pages again each time.
+ */
+export class SpanPageCache {
+  private readonly rows = new Map<string, Map<number, ViewMessage[]>>();
+
+  /** The page of `owner` starting at `start`, if fetched. */
+  get(owner: string, start: number): ViewMessage[] | undefined {
+    return this.rows.get(owner)?.get(start);
+  }
+
+  set(owner: string, start: number, messages: ViewMessage[]): void {
+    let pages = this.rows.get(owner);
+    if (!pages) {
+      // Rows of other sessions and long-gone steps: a bound keeps the cache small.
+      if (this.rows.size >= 256) this.rows.clear();
+      pages = new Map();
+      this.rows.set(owner, pages);
+    }
+    pages.set(start, messages);
+  }
+}
+
+/** The panel's page cache (TwoViews provides one; without it each span keeps its own). */
+export const SpanPages = createContext<SpanPageCache | null>(null);
 
 export interface SpanMessages {
   /** The first `shown` messages; while they load, those already here (at least the preview). */
@@ -16,12 +45,6 @@ export interface SpanMessages {
   loading: boolean;
   /** Why the last fetch failed, fit to show. */
   error: string | null;
-}
-
-/** An answer, tagged with the row it belongs to (to keep it on screen while the next step loads). */
-interface Loaded {
-  owner: string;
-  messages: ViewMessage[];
 }
 
 /**
@@ -35,36 +58,34 @@ export function useSpanMessages(row: ViewRow, shown: number, pageSize: number): 
   const session = useAppStore(selectSessionIndex);
   const sessionKey = useAppStore(selectSessionKey);
   const step = useAppStore(selectStep);
+  const [own] = useState(() => new SpanPageCache());
+  const cache = useContext(SpanPages) ?? own;
   const seq = row.model.seq;
   const preview = row.transcript;
   const want = Math.min(shown, row.transcriptTotal);
   const owner = `${sessionKey}|${seq}`;
-  const base = `${owner}|${step}`;
-  // Pages already fetched at this step, so "show more" asks only for the next one. Read and
-  // written by the fetcher only, never during render.
-  const pages = useRef<{ base: string; byStart: Map<number, ViewMessage[]> }>({ base: '', byStart: new Map() });
+  const starts: number[] = [];
+  for (let start = preview.length; start < want; start += pageSize) starts.push(start);
+  const pages = starts.map((start) => cache.get(owner, start));
+  const complete = pages.every((page) => page !== undefined);
 
-  const remote = useRemote<Loaded>(want > preview.length ? `${base}|${want}` : null, async () => {
-    if (pages.current.base !== base) pages.current = { base, byStart: new Map() };
-    const cache = pages.current.byStart;
-    const starts: number[] = [];
-    for (let start = preview.length; start < want; start += pageSize) starts.push(start);
-    const fetched = await Promise.all(
+  // Fetches the missing pages into the cache; its answer only says they are there.
+  const remote = useRemote<boolean>(complete ? null : `${owner}|${want}`, async () => {
+    await Promise.all(
       starts.map(async (start) => {
-        const cached = cache.get(start);
-        if (cached) return cached;
+        if (cache.get(owner, start)) return;
         const page = await client.transcript(session, step, seq, start, pageSize);
-        cache.set(start, page.messages);
-        return page.messages;
+        cache.set(owner, start, page.messages);
       }),
     );
-    return { owner, messages: [...preview, ...fetched.flat()].slice(0, want) };
+    return true;
   });
 
-  // While a step or a page loads, the span keeps what it had for this row: a row's messages do
-  // not change while it is on the surface, so they are right, only possibly fewer. Loading is
-  // reported only while some are missing, so an expanded span does not blink at every step.
-  const kept = want > preview.length && remote.data?.owner === owner ? remote.data.messages : preview;
-  const messages = useMemo(() => kept.slice(0, want), [kept, want]);
-  return { messages, loading: remote.loading && messages.length < want, error: remote.error };
+  // While pages load, the span keeps the preview and the pages it has, in order.
+  const have: ViewMessage[] = [...preview];
+  for (const page of pages) {
+    if (page === undefined) break;
+    have.push(...page);
+  }
+  return { messages: have.slice(0, want), loading: !complete && remote.loading, error: remote.error };
 }

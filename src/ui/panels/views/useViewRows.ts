@@ -1,6 +1,7 @@
 /**
  * The aligned rows of the two views at the cursor, fetched by window around the rendered rows
- * (rows are model messages; each carries the transcript messages it stands for).
+ * (rows are model messages; each carries a preview of the transcript messages it stands for, and
+ * their count).
  */
 import type { ViewRow, ViewsWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
@@ -14,7 +15,7 @@ export interface ViewRows {
   /** Rows at the cursor, or null before the first answer. */
   total: number | null;
   rowAt(index: number): ViewRow | null;
-  /** The loaded rows (for tool-call pairing and finding the selection). */
+  /** The loaded rows (for tool-call pairing and row identity). */
   loaded: ViewsWindow | null;
   error: string | null;
 }
