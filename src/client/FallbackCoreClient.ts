@@ -45,7 +45,7 @@ export class FallbackCoreClient extends TrackedClient {
     return this.chosen;
   }
 
-  /** The worker's failure when the engine runs in-process instead (for a notice to the user). */
+  /** The worker's failure when the engine runs in-process instead (the app logs it to the console). */
   get fallbackReason(): Error | null {
     return this.workerFailure;
   }

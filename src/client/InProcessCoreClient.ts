@@ -1,7 +1,8 @@
 /**
- * The engine on the main thread, behind the same interface as the worker client. Used by tests
- * and as the fallback where `Worker` is unavailable (jsdom, locked-down embeds). It keeps the
- * same guarantees: a handshake, and every pending request rejects on `terminate()`.
+ * The engine on the main thread, behind the same interface as the worker client. Used by tests,
+ * where `Worker` is unavailable (jsdom, locked-down embeds), and as `FallbackCoreClient`'s second
+ * chance when a worker fails to start (before its handshake). It keeps the same guarantees: a
+ * handshake, and every pending request rejects on `terminate()`.
  */
 import { PROTOCOL_VERSION } from '../protocol/protocol';
 import type { CoreApi } from '../protocol/protocol';

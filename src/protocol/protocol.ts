@@ -238,9 +238,9 @@ export interface EventDetail {
   /** The decoded event (long strings shortened when `clipped` says so). Untrusted: render as text only. */
   event: unknown;
   /**
-   * Present when the event is too large to send whole (its raw line is over
-   * {@link DETAIL_RAW_LIMIT} characters): `raw` is the start of the line, and strings and
-   * containers of `event` may be shortened, with markers. The whole line is available through
+   * Present when the raw line is over {@link DETAIL_RAW_LIMIT} characters: `raw` is the start of
+   * the line; strings and containers of `event` are shortened, with markers, only when the line
+   * is over about 1 MB (`eventClipped`). The whole line is available through
    * {@link CoreApi.exportEvent}.
    */
   clipped?: DetailClip;
@@ -256,8 +256,11 @@ export interface EventDetail {
   diagnostics: Diagnostic[];
 }
 
-/** Characters of a raw line sent in an {@link EventDetail} (about 1 MB); longer lines are clipped. */
-export const DETAIL_RAW_LIMIT = 1 << 20;
+/**
+ * Characters of a raw line sent in an {@link EventDetail}: as many as the inspector's raw pane
+ * renders. Longer lines arrive `clipped`; the event's own strings are cut only past about 1 MB.
+ */
+export const DETAIL_RAW_LIMIT = 20_000;
 
 /** How an {@link EventDetail} was clipped. */
 export interface DetailClip {

@@ -108,8 +108,9 @@ function hostHeap(): HeapFigures | null {
  * The memory limit of one load: the request's own, else the heap limit (the engine's own
  * `performance.memory` when it runs on the page; the page's figure, sent along by the worker
  * client, when it runs in a worker; else {@link DEFAULT_MEMORY_LIMIT}) minus the heap already in
- * use where that is known. The previous load is released before a new one starts, so it does
- * not count.
+ * use where that is known (only on the page: a worker has no figure for it). That figure is read
+ * just after the engine drops the previous load, before a garbage collection can have freed it,
+ * so it may still include the previous load: the limit then errs low, stopping early.
  */
 export function memoryLimitFor(request: OpenRequest, heap: HeapFigures | null = hostHeap()): number {
   if (request.memoryLimitBytes !== undefined) return request.memoryLimitBytes;
@@ -220,8 +221,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       try {
         const input = await readRequest(request);
         if (signal.aborted) throw new LoadCancelled();
-        // An open replaces whatever was open (the page has dropped it already): free its memory
-        // for this load, whose budget does not count it.
+        // An open replaces whatever was open (the page has dropped it already): drop the
+        // reference, so a garbage collection during this load can free it. Nothing is freed yet
+        // when the limit is worked out below: where the heap in use is known (an engine on the
+        // page), it still counts the previous load until the collector runs.
         loaded = null;
         const options = {
           name: input.name,

@@ -47,6 +47,16 @@ const CACHE_ENTRIES = 4096;
  */
 const SEARCH_PIECE = 1 << 20;
 
+/**
+ * Characters the copy of a clipped detail's event may hold (about 1 MB): its strings and
+ * containers are cut to about this much. Separate from `DETAIL_RAW_LIMIT`, the raw text sent:
+ * the inspector shows only the start of the raw line, but the event's tree expands a long
+ * string on request ("show all") and the views read a block's full text from it.
+ */
+export const DETAIL_EVENT_LIMIT = 1 << 20;
+
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /** The parts of a timeline row that do not depend on the cursor. */
 type RowFacts = Omit<TimelineRow, 'state'>;
 
@@ -69,6 +79,15 @@ function includesFolded(bytes: Uint8Array, needle: string): boolean {
     carry = needle.length > 1 ? piece.slice(Math.max(0, piece.length - (needle.length - 1))) : '';
   }
   return false;
+}
+
+/** An event, or what made it unreadable (a row that no longer parses). */
+function readable(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    return { unreadable: (error as Error).message };
+  }
 }
 
 /** A small map that forgets everything when full (answers are windows: reuse is local). */
@@ -158,11 +177,7 @@ export class SessionQuery {
   }
 
   private parse(index: number): unknown {
-    try {
-      return this.session.log.event(index);
-    } catch (error) {
-      return { unreadable: (error as Error).message };
-    }
+    return readable(() => this.session.log.event(index));
   }
 
   /**
@@ -264,9 +279,11 @@ export class SessionQuery {
     let found: boolean;
     if (origin.member >= 0) {
       found = (JSON.stringify(read(index)) ?? '').toLowerCase().includes(needle);
-    } else if (log instanceof LineLog && log.rawBytes(index) > SEARCH_PIECE) {
+    } else if (log instanceof LineLog) {
+      // The row's end is found once (a scan of the whole row for its LF), and its bytes read once.
       const { start, end } = log.rowRange(index);
-      found = includesFolded(log.bytes().subarray(start, end), needle);
+      const bytes = log.bytes().subarray(start, end);
+      found = end - start > SEARCH_PIECE ? includesFolded(bytes, needle) : utf8.decode(bytes).toLowerCase().includes(needle);
     } else {
       found = log.raw(index).toLowerCase().includes(needle);
     }
@@ -450,12 +467,14 @@ export class SessionQuery {
     const classification = state === 'shadowed' ? tt.classify(index, step) : null;
     const r = tt.replacementOfSeq(seq);
     // A huge line (a 200 MB tool result) is not shipped to the page: its start, and the event
-    // with long strings shortened; the whole of it is a download away (exportEvent).
-    const raw = log.rawPreview(index, DETAIL_RAW_LIMIT);
-    let event = this.parse(index);
+    // with long strings shortened; the whole of it is a download away (exportEvent). The row is
+    // decoded once for both.
+    const read = log instanceof LineLog ? log.rawAndEvent(index, DETAIL_RAW_LIMIT) : null;
+    const raw = read?.raw ?? log.rawPreview(index, DETAIL_RAW_LIMIT);
+    let event = read === null ? this.parse(index) : readable(read.event);
     let clipped: DetailClip | null = null;
     if (raw.text.length < raw.length) {
-      const bounded = clipJsonValue(event, DETAIL_RAW_LIMIT);
+      const bounded = clipJsonValue(event, DETAIL_EVENT_LIMIT);
       event = bounded.value;
       clipped = { rawLength: raw.length, eventClipped: bounded.clipped };
     }

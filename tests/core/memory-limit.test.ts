@@ -134,6 +134,51 @@ describe('memory limit: a load stops cleanly before it would exceed it', () => {
     expect(() => stream.end()).toThrow(MemoryLimitError);
   });
 
+  it('Zstandard: the frames a push decoded count until they are appended', async () => {
+    // Few long lines (13 user messages of 270 KB): the text, not the events, fills the budget.
+    const lines = generateText({ seed: 5, events: 3000 })
+      .split('\n')
+      .map((line, n) => {
+        if (!line.startsWith('{"type":"user/message"')) return line;
+        const event = JSON.parse(line) as { data: { content: { text: string }[] } };
+        event.data.content[0]!.text = `${n} ${'lorem ipsum dolor '.repeat(15_000)}`;
+        return JSON.stringify(event);
+      });
+    const text = enc(lines.join('\n'));
+    const texts = [`${lines[0]}\n`];
+    for (let i = 1; i < lines.length - 1; i += 20) texts.push(`${lines.slice(i, Math.min(i + 20, lines.length - 1)).join('\n')}\n`);
+    const bytes = await zstdFrames(texts);
+    // Pushed whole, every frame is decoded before the first is appended. The text buffer must
+    // then grow beside the plaintexts still waiting; counted only while each frame was decoded
+    // (as before), this log loaded whole within 7,723,008 bytes.
+    const s = (await openBytes(bytes, { name: 'long-lines.jsonl.zstd', memoryLimitBytes: 7_840_000 })).sessions[0] as SessionAnalysis;
+    expectCleanStop(s, text, 'long-lines.jsonl.zstd', true);
+    const whole = (await openBytes(bytes, { name: 'long-lines.jsonl.zstd', memoryLimitBytes: 8_100_000 })).sessions[0] as SessionAnalysis;
+    expect(whole.decodeError).toBeNull();
+    expect(whole.log.length).toBe(naiveDecode(dec(text)).events.length);
+  });
+
+  it('Zstandard: the stream holds what it returns in the budget until the caller releases it', async () => {
+    await initZstd();
+    const bytes = await zstdFrames(['a\n', `${'b'.repeat(40_000)}\n`, `${'c'.repeat(40_000)}\n`], { mode: 'raw' });
+    const budget = new MemoryBudget(70_000);
+    const stream = new ZstdFrameStream({ budget });
+    // The third frame does not fit beside the second, still held.
+    const frames = stream.push(bytes);
+    expect(frames.map((f) => f.length)).toEqual([2, 40_001]);
+    expect(stream.memoryError).toMatchObject({ needed: 2 + 40_001 + 40_001, limit: 70_000 });
+    expect(budget.held).toBe(40_003);
+    // Copying the second frame while it is alive does not fit either; once it is released it does.
+    const buffer = new ByteBuffer(16, budget);
+    buffer.append(frames[0]!);
+    budget.release(frames[0]!.length);
+    expect(() => buffer.append(frames[1]!)).toThrow(MemoryLimitError);
+    budget.release(frames[1]!.length);
+    expect(budget.held).toBe(16);
+    buffer.append(frames[1]!);
+    expect(buffer.length).toBe(40_003);
+  });
+
   it('gzip: stops while inflating, at a line of the decompressed text', async () => {
     const bytes = gzipSync(BYTES);
     const s = (await openBytes(bytes, options('log.jsonl.gz', bytes.length + 3 * MIB))).sessions[0] as SessionAnalysis;
@@ -225,6 +270,17 @@ describe('the budget and the buffers it guards', () => {
     expect(buffer.view().every((b) => b === 1)).toBe(true);
     buffer.truncate(10);
     expect(buffer.length).toBe(10);
+  });
+
+  it('ByteBuffer: when not even the bytes needed fit, the refusal names them, not a doubled capacity', () => {
+    const budget = new MemoryBudget(10_000);
+    const buffer = new ByteBuffer(1 << 16, budget);
+    buffer.append(new Uint8Array(2000));
+    expect(budget.held).toBe(2500);
+    // 11,000 bytes needed (doubling would ask for 20,000): 2,500 held + 11,000.
+    expect(() => buffer.append(new Uint8Array(9000))).toThrow(expect.objectContaining({ needed: 13_500, limit: 10_000 }) as Error);
+    expect(buffer.length).toBe(2000);
+    expect(budget.held).toBe(2500);
   });
 
   it('formats sizes so that need and limit read differently', () => {

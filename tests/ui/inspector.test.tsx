@@ -73,6 +73,21 @@ describe('Inspector', () => {
     expect(test.client.callsTo('exportEvent').at(-1)?.args).toEqual([0, 15]);
   });
 
+  it('states one figure for a clipped event, the one the raw pane shows, when more arrived than it renders', async () => {
+    // 25,000 characters arrive; the raw pane renders its first 20,000, and both say so.
+    const long = FAKE_EVENTS.map((e) => (e.seq === 15 ? { ...e, data: { role: 'user', content: [{ type: 'text', text: 'y'.repeat(40_000) }] } } : e));
+    const test = await loadedTestStore({ events: long, detailRawLimit: 25_000 });
+    renderWith(<Inspector />, test);
+    act(() => test.store.getState().select(15));
+    const notice = await waitFor(() => within(inspector()).getByRole('note', { name: 'Clipped event' }));
+    const length = JSON.stringify(long[15]).length;
+    expect(notice.textContent).toContain(`clipped: showing 20,000 of ${length.toLocaleString('en-US')} characters of this event's raw line`);
+    fireEvent.click(within(inspector()).getByText('Raw line'));
+    const pane = inspector().querySelector('details.raw') as HTMLElement;
+    expect(pane.textContent).toContain(`clipped: showing 20,000 of ${length.toLocaleString('en-US')} characters`);
+    expect(pane.querySelector('pre')?.textContent).toHaveLength(20_000 + 1);
+  });
+
   it('shows no clipped notice for an event sent whole', async () => {
     const { store } = await renderLoaded(<Inspector />);
     act(() => store.getState().select(15));

@@ -5,18 +5,19 @@
  * the line scanner in chunks, so progress can be reported and a load cancelled between chunks.
  *
  * With a memory limit (`OpenOptions.memoryLimitBytes`) every allocation that grows with the input
- * is checked against a {@link MemoryBudget} first; when the next one would not fit, reading stops
+ * is checked against a {@link MemoryBudget} first (gzip output after each small slice of input,
+ * see `GZIP_SLICE`; a step's events by estimate); when the next one would not fit, reading stops
  * there and the session ends with a `decode/memory-limit` decode error, the lines before it
  * decoded, folded and navigable as before any other decode error.
  */
 import { readExportZip, ROOT_SESSION_PATH } from '../decode/zip';
 import { detectContainer } from '../decode/detect';
 import { GunzipStream, GzipError } from '../decode/gzip';
-import { JsonlScanner } from '../decode/jsonl';
+import { JsonlScanner, REGION as SCAN_REGION } from '../decode/jsonl';
 import type { TextSession } from '../decode/jsonl';
 import { ValueLog } from '../decode/line-log';
-import { ZstdFrameStream, checkZstdFrames, initZstd } from '../decode/zstd';
-import type { TornZstdFrame } from '../decode/zstd';
+import { ZstdFrameStream, checkZstdFrameSummary, initZstd, isOneLine, zstdErrorInfo } from '../decode/zstd';
+import type { DecodedZstdFrame, TornZstdFrame, ZstdFrameSummary } from '../decode/zstd';
 import type { DecodeErrorInfo, Diagnostic, LoadProgress } from '../model';
 import { ByteBuffer } from '../util/grow';
 import {
@@ -65,7 +66,8 @@ export interface OpenOptions {
    * of the per-event columns and index (see `util/budget.ts`). Checked before each allocation
    * that grows with the input; when the next one would not fit, reading stops cleanly with a
    * `decode/memory-limit` decode error. Default: no limit (the CLI; Node has its own). The
-   * engine passes one derived from the browser's heap limit.
+   * engine always passes one (`memoryLimitFor` in worker/engine.ts: the browser's heap limit
+   * where Chromium reports it, else 1 GiB).
    */
   memoryLimitBytes?: number;
   /** What the limit is called in the stop message. @default 'the memory limit' */
@@ -87,10 +89,14 @@ const DEFAULT_CHUNK = 4 << 20;
  * stops within about a step of the limit rather than a whole chunk.
  */
 const BUDGET_STEP = 1 << 20;
-/** The scanner decodes complete lines in regions of about this many bytes (jsonl.ts `REGION`). */
-const SCAN_REGION = 64 * 1024;
-/** gzip input is inflated this much at a time; each slice's output is appended (and checked) before the next. */
-const GZIP_SLICE = 64 * 1024;
+/**
+ * gzip input is inflated this much at a time; each slice's output is appended (and checked)
+ * before the next. What one slice inflates to is allocated inside fflate before that check: at
+ * most about 1,032 times the slice (DEFLATE's largest ratio), so about 16.5 MB here; ordinary
+ * text inflates to a few times the slice. The same size as `GunzipStream`'s own slices; against
+ * 64 KiB slices it cost nothing measurable (a 25 MB log: within the run-to-run noise of ~1 %).
+ */
+const GZIP_SLICE = 16 * 1024;
 
 interface Context {
   options: OpenOptions;
@@ -461,6 +467,7 @@ function finishSessions(
 async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
   await initZstd();
   const budget = ctx.budget;
+  // With a budget, the stream holds each plaintext it returns in it; released below once appended.
   const stream = new ZstdFrameStream(budget === null ? {} : { budget });
   const text = new ByteBuffer(Math.min(bytes.length * 8, 1 << 28), budget);
   let scanner: JsonlScanner | null = null;
@@ -480,19 +487,22 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
     (scanner as JsonlScanner).advance(text.length);
     return { appended: true, stop: null };
   };
-  const frames: Uint8Array[] = [];
-  const spans: { start: number; end: number }[] = [];
+  // The header-frame check needs only where the first frame starts and whether it is one line.
+  let first: ZstdFrameSummary['first'] = null;
   let stop: MemoryLimitError | null = null;
   for (let offset = 0; offset < bytes.length && stream.error === null && stop === null; offset += chunk) {
-    for (const frame of stream.pushFrames(bytes.subarray(offset, offset + chunk))) {
-      const fed = feed(frame.plaintext);
-      if (fed.appended) {
-        // Only the first frame's plaintext is needed later (the header-frame check).
-        frames.push(frames.length === 0 ? frame.plaintext : EMPTY_FRAME);
-        spans.push({ start: frame.start, end: frame.end });
+    const frames: (DecodedZstdFrame | null)[] = stream.pushFrames(bytes.subarray(offset, offset + chunk));
+    for (let i = 0; i < frames.length; i++) {
+      const frame = frames[i] as DecodedZstdFrame;
+      // Dropped from the list as it is handed on, so an appended plaintext can be collected.
+      frames[i] = null;
+      if (stop === null) {
+        const fed = feed(frame.plaintext);
+        if (fed.appended && first === null) first = { start: frame.start, oneLine: isOneLine(frame.plaintext) };
+        stop = fed.stop;
       }
-      stop = fed.stop;
-      if (stop !== null) break;
+      // Appended (or, after a stop, never to be): no longer the stream's to account for.
+      budget?.release(frame.plaintext.length);
     }
     stop ??= stream.memoryError;
     await tick(ctx, Math.min(offset + chunk, bytes.length), scanner.eventCount);
@@ -501,34 +511,29 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   // Damage inside complete frames is fatal upstream; a torn final frame is not. A memory stop
   // leaves a line unfinished on purpose: only real damage counts then.
   const tornRecord = stop === null ? text.length > scanner.committedBytes || scanner.loader.issue !== null : scanner.loader.issue !== null;
-  let torn: TornZstdFrame | null = null;
+  let torn: ZstdFrameSummary['torn'] = null;
   if (damage === null && stop === null) {
+    let tornFrame: TornZstdFrame | null = null;
     try {
-      torn = stream.end().torn;
+      tornFrame = stream.end().torn;
     } catch (error) {
       if (!(error instanceof MemoryLimitError)) throw error;
       stop = error;
     }
-  }
-  if (torn && torn.plaintext.length > 0) {
-    stop = feed(torn.plaintext).stop;
-    // Its text was not (all) read: no torn-frame finding about what it recovered.
-    if (stop !== null) torn = null;
+    if (tornFrame !== null) {
+      const recovered = tornFrame.plaintext.length;
+      if (recovered > 0) stop = feed(tornFrame.plaintext).stop;
+      budget?.release(recovered);
+      // Its text was not (all) read: no torn-frame finding about what it recovered.
+      if (stop === null) torn = { start: tornFrame.start, recovered };
+    }
   }
   const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, true);
   scanner.end();
   ctx.events += scanner.eventCount;
   // Stopped before the first frame was read: "no complete frame" would be untrue.
   const zstdFindings =
-    stop !== null && frames.length === 0
-      ? []
-      : checkZstdFrames({
-          frames,
-          spans,
-          torn,
-          error:
-            damage === null ? null : { kind: damage.name === 'ZstdStructureError' ? 'structure' : 'frame', message: damage.message, byte: damage.byte },
-        });
+    stop !== null && first === null ? [] : checkZstdFrameSummary({ first, torn, error: damage === null ? null : zstdErrorInfo(damage) });
   const extra: Diagnostic[] = zstdFindings.map((f) => ({
     severity: f.severity,
     rule: f.rule,
@@ -541,8 +546,6 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   }
   return finishSessions(scanner, analyzers, 'jsonl-zstd', [...extra, ...stopDiagnostics], tornRecord);
 }
-
-const EMPTY_FRAME = new Uint8Array(0);
 
 function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAnalysis {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });

@@ -161,8 +161,13 @@ export class SessionAnalyzer implements TextEventSink {
       this.accepted = first + n;
     } else {
       for (let k = 0; k < n; k++) {
-        if (this.error === null) this.fold(members.event(k), first + k, origin);
-        else builder.add(first + k, null);
+        if (this.error !== null) {
+          // The fold applies nothing after its refusal: the rest of the row gets no node, which
+          // `addLogOnly` records as `add(index, null)` does, for all of them at once.
+          builder.addLogOnly(n - k);
+          break;
+        }
+        this.fold(members.event(k), first + k, origin);
       }
     }
     const line = origin.line > 0 ? origin.line : null;

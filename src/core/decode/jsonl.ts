@@ -59,8 +59,11 @@ export type SinkFactory = (session: Omit<TextSession, 'sink'>) => TextEventSink;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const LF = 0x0a;
-/** Bytes decoded to one string at a time (see `advance`). */
-const REGION = 64 * 1024;
+/**
+ * Bytes decoded to one string at a time (see `advance`). The memory budget's estimate of a
+ * step's transient cost uses it too (analyze/open.ts).
+ */
+export const REGION = 64 * 1024;
 
 function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {

@@ -5,7 +5,7 @@
 import type { EventLog, EventOrigin, RawPreview } from '../model';
 import { GrowArray } from '../util/grow';
 import type { ByteBuffer } from '../util/grow';
-import { expandPackedMember, expandPackedRow, validatePackedRow } from './packed';
+import { PackedMembers, expandPackedRow, validatePackedRow } from './packed';
 
 /** How an event sits in its row. */
 export const RowKind = {
@@ -84,8 +84,13 @@ export class LineLog implements EventLog {
   }
 
   event(i: number): unknown {
+    return this.eventFrom(i, this.rowText(this.eventRow.get(i)));
+  }
+
+  /** Event `i`, parsed from `text`, the text of its row. */
+  private eventFrom(i: number, text: string): unknown {
     const row = this.eventRow.get(i);
-    const value: unknown = JSON.parse(this.rowText(row));
+    const value: unknown = JSON.parse(text);
     const member = this.eventMember.get(i);
     switch (this.rowKind.get(row) as RowKind) {
       case RowKind.Plain:
@@ -94,12 +99,8 @@ export class LineLog implements EventLog {
         return (value as { event?: unknown }).event;
       case RowKind.ArrayElement:
         return (value as unknown[])[member];
-      case RowKind.Packed: {
-        const packed = validatePackedRow(value as Record<string, unknown>);
-        let time = packed.time0;
-        for (let k = 0; k < member; k++) time += packed.dt[k] as number;
-        return expandPackedMember(packed, member, time);
-      }
+      case RowKind.Packed:
+        return new PackedMembers(validatePackedRow(value as Record<string, unknown>)).event(member);
     }
   }
 
@@ -159,10 +160,20 @@ export class LineLog implements EventLog {
     return { text, length };
   }
 
-  /** Bytes of the row holding event `i` (the length of its raw text in UTF-8). */
-  rawBytes(i: number): number {
-    const { start, end } = this.rowRange(i);
-    return end - start;
+  /**
+   * `rawPreview(i, maxChars)` and a parse of event `i` from one decode of the row: what a detail
+   * needs, where the two calls would decode a 200 MB row twice (the parse needs all of it
+   * decoded anyway). `event` parses the decoded text and throws as `event(i)` does; the preview
+   * is a fresh string, so keeping it does not keep the row's text alive.
+   */
+  rawAndEvent(i: number, maxChars: number): { raw: RawPreview; event: () => unknown } {
+    const text = this.rowText(this.eventRow.get(i));
+    const raw: RawPreview =
+      text.length <= maxChars
+        ? { text, length: text.length }
+        : // `slice` would share the row's storage; a round trip through JSON makes a fresh string.
+          { text: JSON.parse(JSON.stringify(text.slice(0, maxChars))) as string, length: text.length };
+    return { raw, event: () => this.eventFrom(i, text) };
   }
 
   /** Byte range of the row holding event `i` in the logical text. */

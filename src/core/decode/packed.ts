@@ -109,11 +109,6 @@ export function validatePackedRow(row: Record<string, unknown>): PackedRow {
   };
 }
 
-/** Number of events a validated row expands to. */
-export function packedRowLength(row: PackedRow): number {
-  return row.members.length;
-}
-
 /** Expand member `k` of a validated row into its `assistant/chunk` event (§3.3). */
 export function expandPackedMember(row: PackedRow, k: number, time: number): Record<string, unknown> {
   const member = row.members[k] as string;
@@ -130,6 +125,8 @@ export function expandPackedMember(row: PackedRow, k: number, time: number): Rec
 
 /** Expand a validated row into all its events, with cumulative member times. */
 export function expandPackedRow(row: PackedRow): Record<string, unknown>[] {
+  // One pass, no times array: this is the expansion every packed row gets where all members are
+  // needed (the loader's view after damage, search, the benchmark's baseline).
   const out: Record<string, unknown>[] = [];
   let time = row.time0;
   for (let k = 0; k < row.members.length; k++) {
@@ -172,8 +169,9 @@ export class PackedMembers {
     return this.times[k] as number;
   }
 
-  /** A new event object for member `k`, as {@link expandPackedRow} builds it. */
+  /** A new event object for member `k` (§3.3): the row's fields, the member's seq and time. */
   event(k: number): Record<string, unknown> {
     return expandPackedMember(this.row, k, this.times[k] as number);
   }
+
 }

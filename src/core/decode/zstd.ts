@@ -295,10 +295,11 @@ function readFrameHeader(frame: Uint8Array): FrameHeader | null {
  *
  * @param frame - exactly the frame's bytes.
  * @param start - the frame's offset in the file, for the error message.
- * @param memory - when given, the plaintext's upper bound must fit the budget before anything is
- *   allocated, or `MemoryLimitError` is thrown.
+ * @param budget - when given, the plaintext's upper bound must fit it before anything is
+ *   allocated, or `MemoryLimitError` is thrown. Nothing is held in it: the caller holds the
+ *   plaintext it keeps.
  */
-export function decodeZstdFrame(frame: Uint8Array, start: number, memory: FrameMemory | null = null): Uint8Array {
+export function decodeZstdFrame(frame: Uint8Array, start: number, budget: MemoryBudget | null = null): Uint8Array {
   requireHasher();
   const header = readFrameHeader(frame);
   if (header === null) throw new ZstdFrameError(start);
@@ -319,8 +320,9 @@ export function decodeZstdFrame(frame: Uint8Array, start: number, memory: FrameM
   // Refusing an impossible declared size up front also stops fzstd allocating a buffer that big.
   if (header.contentSize !== null && header.contentSize > bound) throw new ZstdFrameError(start);
   // fzstd allocates at most `bound` bytes for the plaintext (the declared size, or the window
-  // rewritten below): that is what must fit, besides the frames already decoded in this push.
-  memory?.budget.check(memory.pending + bound);
+  // rewritten below): that is what must fit, besides what the budget holds already (with a
+  // stream's budget, the frames it decoded that the caller has not released yet).
+  budget?.check(bound);
   let input = frame;
   if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
     // Without a declared size fzstd allocates the whole window and shifts all of it after every
@@ -405,17 +407,15 @@ function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 
 type Stage = 'magic' | 'descriptor' | 'header' | 'block' | 'checksum';
 
-/** The budget a frame's plaintext must fit, and the plaintext bytes decoded but not yet handed over. */
-interface FrameMemory {
-  budget: MemoryBudget;
-  pending: number;
-}
-
 /** Options of {@link ZstdFrameStream}. */
 export interface ZstdStreamOptions {
   /**
    * Consulted before each frame is decompressed: a frame whose plaintext might not fit stops the
-   * stream like damage does (frames before it kept), with `memoryError` set.
+   * stream like damage does (frames before it kept), with `memoryError` set. Every plaintext the
+   * stream returns (complete frames and the torn final frame) is then held in the budget until
+   * the caller releases it (`budget.release(plaintext.length)`), once it has copied it where it
+   * goes or dropped it: until then it is alive, and the frames after it in the same push must
+   * fit beside it, as must whatever the caller allocates meanwhile.
    */
   budget?: MemoryBudget;
 }
@@ -432,7 +432,8 @@ export interface ZstdStreamOptions {
  * Damage does not lose the frames before it: `push` returns the frames completed before the
  * damage and records the error in `error`; from then on `push` and `end` throw that error. A
  * frame that might not fit the memory budget (`ZstdStreamOptions.budget`) stops the stream the
- * same way, recorded in `memoryError`.
+ * same way, recorded in `memoryError`; with a budget, the caller releases each plaintext
+ * returned (see `ZstdStreamOptions.budget`).
  */
 export class ZstdFrameStream {
   /** Bytes of the current incomplete frame (from its first byte), in `#buf[0, #len)`. */
@@ -447,13 +448,13 @@ export class ZstdFrameStream {
   #checksum = false;
   #error: ZstdLogError | null = null;
   #memoryError: MemoryLimitError | null = null;
-  #memory: FrameMemory | null;
+  #budget: MemoryBudget | null;
   #ended = false;
 
   /** Throws when `initZstd()` has not resolved yet. */
   constructor(options: ZstdStreamOptions = {}) {
     requireHasher();
-    this.#memory = options.budget ? { budget: options.budget, pending: 0 } : null;
+    this.#budget = options.budget ?? null;
   }
 
   /** Initialise the hasher, then construct. */
@@ -486,7 +487,6 @@ export class ZstdFrameStream {
   pushFrames(chunk: Uint8Array): DecodedZstdFrame[] {
     if (this.#error !== null) throw this.#error;
     if (this.#memoryError !== null) throw this.#memoryError;
-    if (this.#memory !== null) this.#memory.pending = 0;
     if (this.#ended) throw new Error('ZstdFrameStream: push after end');
     // Parse straight from the caller's chunk when nothing is pending, so a whole file pushed
     // at once is never copied; only an incomplete frame's tail is kept.
@@ -584,7 +584,8 @@ export class ZstdFrameStream {
     if (this.#ended) throw new Error('ZstdFrameStream: end called twice');
     this.#ended = true;
     if (this.#len === 0) return { torn: null };
-    const torn = { start: this.#base, plaintext: decodeTornZstdFrame(this.#buf.subarray(0, this.#len), this.#memory?.budget ?? null) };
+    const torn = { start: this.#base, plaintext: decodeTornZstdFrame(this.#buf.subarray(0, this.#len), this.#budget) };
+    this.#budget?.hold(torn.plaintext.length);
     this.#buf = new Uint8Array(0);
     this.#len = 0;
     return { torn };
@@ -592,8 +593,9 @@ export class ZstdFrameStream {
 
   #finishFrame(data: Uint8Array, from: number, to: number): DecodedZstdFrame {
     const start = this.#base + from;
-    const plaintext = decodeZstdFrame(data.subarray(from, to), start, this.#memory);
-    if (this.#memory !== null) this.#memory.pending += plaintext.length;
+    const plaintext = decodeZstdFrame(data.subarray(from, to), start, this.#budget);
+    // Alive until the caller has appended it (or dropped it) and releases it.
+    this.#budget?.hold(plaintext.length);
     this.#stage = 'magic';
     return { start, end: this.#base + to, plaintext };
   }
@@ -629,34 +631,70 @@ export function zstdErrorInfo(error: ZstdLogError): NonNullable<ZstdLogResult['e
 }
 
 /**
+ * What the frame-level findings ({@link checkZstdFrameSummary}) need to know about a decoded log:
+ * a caller that hands each frame's plaintext on as it is decoded keeps this instead of the
+ * plaintexts.
+ */
+export interface ZstdFrameSummary {
+  /**
+   * The first complete frame that decoded and verified: where it starts and whether its plaintext
+   * is exactly one LF-terminated line ({@link isOneLine}); null when none did.
+   */
+  first: { start: number; oneLine: boolean } | null;
+  /** The torn final frame: where it starts and how many plaintext bytes its complete blocks gave. */
+  torn: { start: number; recovered: number } | null;
+  /** The damage that stopped decoding, as in {@link ZstdLogResult.error}. */
+  error: ZstdLogResult['error'];
+}
+
+/** Whether a frame's plaintext is exactly one line, ending in LF: the shape of the header frame (§7.2). */
+export function isOneLine(plaintext: Uint8Array): boolean {
+  return plaintext.length > 0 && plaintext[plaintext.length - 1] === 0x0a && plaintext.indexOf(0x0a) === plaintext.length - 1;
+}
+
+/** The {@link ZstdFrameSummary} of a whole decoded log. */
+export function zstdFrameSummary(result: ZstdLogResult): ZstdFrameSummary {
+  const first = result.frames[0];
+  return {
+    first: first === undefined ? null : { start: result.spans[0]?.start ?? 0, oneLine: isOneLine(first) },
+    torn: result.torn === null ? null : { start: result.torn.start, recovered: result.torn.plaintext.length },
+    error: result.error,
+  };
+}
+
+/** Frame-level findings of a whole decoded log: {@link checkZstdFrameSummary} of its summary. */
+export function checkZstdFrames(result: ZstdLogResult): ZstdFinding[] {
+  return checkZstdFrameSummary(zstdFrameSummary(result));
+}
+
+/**
  * Frame-level loader-view findings for a decoded log (log-format.md §7.2), in the order upstream
  * meets them, so the first error is the one upstream's loader throws: a structural error (the
  * walk runs before any decoding), then "no complete frame", then the first frame's shape, then
  * a frame that failed validation. A torn final frame is reported as a warning (upstream keeps
  * its complete lines and treats the rest as torn tail). Header and line checks are not here.
  */
-export function checkZstdFrames(result: ZstdLogResult): ZstdFinding[] {
+export function checkZstdFrameSummary(summary: ZstdFrameSummary): ZstdFinding[] {
   const findings: ZstdFinding[] = [];
-  const { error } = result;
+  const { error, first, torn } = summary;
   if (error?.kind === 'structure') {
     findings.push({ severity: 'error', rule: 'zstd/structure', message: error.message, byte: error.byte });
   }
-  const first = result.frames[0];
-  if (first === undefined) {
+  if (first === null) {
     // A first frame that failed validation was still complete: upstream reports the failure.
     if (error === null) findings.push({ severity: 'error', rule: 'zstd/empty', message: ZSTD_MESSAGES.empty, byte: null });
-  } else if (first.length === 0 || first[first.length - 1] !== 0x0a || first.indexOf(0x0a) !== first.length - 1) {
-    findings.push({ severity: 'error', rule: 'zstd/header-frame', message: ZSTD_MESSAGES.headerFrame, byte: result.spans[0]?.start ?? 0 });
+  } else if (!first.oneLine) {
+    findings.push({ severity: 'error', rule: 'zstd/header-frame', message: ZSTD_MESSAGES.headerFrame, byte: first.start });
   }
   if (error?.kind === 'frame') {
     findings.push({ severity: 'error', rule: 'zstd/frame-validation', message: error.message, byte: error.byte });
   }
-  if (result.torn !== null) {
+  if (torn !== null) {
     findings.push({
       severity: 'warning',
       rule: 'zstd/torn-frame',
-      message: `torn final Zstandard frame at byte ${result.torn.start}: ${result.torn.plaintext.length} plaintext bytes recovered from its complete blocks`,
-      byte: result.torn.start,
+      message: `torn final Zstandard frame at byte ${torn.start}: ${torn.recovered} plaintext bytes recovered from its complete blocks`,
+      byte: torn.start,
     });
   }
   return findings;

@@ -40,7 +40,12 @@ export const PRIOR_EVENTS_PER_BYTE = 1 / 64;
  */
 export const JSON_ARRAY_FACTOR = 3;
 
-/** An allocation would take the load over its memory budget. Nothing was allocated. */
+/**
+ * The load would go over its memory budget. Usually raised before the allocation it refuses, so
+ * nothing of it was allocated; the scanner's check after a step (analyze/open.ts `ScanMeter`)
+ * raises it once the step's events, more than estimated, are already held, so the load stops
+ * before reading more.
+ */
 export class MemoryLimitError extends Error {
   override readonly name = 'MemoryLimitError';
   /** Bytes the load would hold with the allocation that was refused. */

@@ -102,9 +102,12 @@ export class ByteBuffer {
       if (budget !== null) {
         // Doubling keeps appends linear; near the limit take half of what is left instead, so
         // the buffer can still grow a few times (and other allocations still fit) before the
-        // budget refuses. The old and the new array are both alive during the copy.
-        if (!budget.fits(capacity) && need <= budget.available) capacity = need + Math.floor((budget.available - need) / 2);
-        budget.check(capacity);
+        // budget refuses. The old and the new array are both alive during the copy. When not
+        // even `need` fits, the refusal names what `need` would take, not a doubled capacity.
+        if (!budget.fits(capacity)) {
+          budget.check(need);
+          capacity = need + Math.floor((budget.available - need) / 2);
+        }
         budget.hold(capacity);
       }
       const next = new Uint8Array(capacity);

@@ -17,8 +17,16 @@ import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
 
-/** Characters of the raw line rendered (a longer `<pre>` makes layout slow). */
+/**
+ * Characters of the raw line rendered (a longer `<pre>` makes layout slow). The engine sends at
+ * most `DETAIL_RAW_LIMIT` of them; whichever is smaller is what the user sees.
+ */
 const RAW_LIMIT = 20_000;
+
+/** How much of the raw line the raw pane shows: its first `shown` of `total` characters. */
+function rawShown(detail: EventDetail): { shown: number; total: number } {
+  return { shown: Math.min(detail.raw.length, RAW_LIMIT), total: detail.clipped?.rawLength ?? detail.raw.length };
+}
 
 /** The notice of an event that arrived clipped, with the way to get all of it. */
 function ClippedNotice({ detail }: { detail: EventDetail }) {
@@ -26,10 +34,12 @@ function ClippedNotice({ detail }: { detail: EventDetail }) {
   const exportEvent = useAppStore((s) => s.exportEvent);
   const clipped = detail.clipped;
   if (!clipped) return null;
+  // The figure the raw pane shows, not what arrived: the pane renders only the start of that.
+  const { shown, total } = rawShown(detail);
   return (
     <div className="inspector-clipped" role="note" aria-label="Clipped event">
       <span>
-        <b>clipped:</b> showing {formatCount(detail.raw.length)} of {formatCount(clipped.rawLength)} characters of this event&apos;s
+        <b>clipped:</b> showing {formatCount(shown)} of {formatCount(total)} characters of this event&apos;s
         raw line{clipped.eventClipped ? ', and its long strings are shortened in the tree below' : ''}. Save it to get all of it.
       </span>
       <button type="button" disabled={exporting !== null} onClick={() => void exportEvent(detail.seq)}>
@@ -105,8 +115,7 @@ function Detail({ detail }: { detail: EventDetail }) {
 }
 
 function RawLine({ detail }: { detail: EventDetail }) {
-  const total = detail.clipped?.rawLength ?? detail.raw.length;
-  const shown = Math.min(detail.raw.length, RAW_LIMIT);
+  const { shown, total } = rawShown(detail);
   return (
     <details className="raw">
       <summary>Raw line</summary>
