@@ -325,7 +325,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     },
 
     async curve(index: number, buckets: number) {
-      return teach(index).curve(buckets);
+      return teach(index).curve(buckets, pause);
     },
 
     async exportText(index: number, kind: ExportKind, step: number) {

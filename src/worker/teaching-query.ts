@@ -37,6 +37,8 @@ export class TeachingQuery {
    * the views, asked for at every step while playing, then walk only the preview.
    */
   private readonly totals = new Map<number, number>();
+  /** Derived message size per node seq, for the curve (computed once, see {@link curve}). */
+  private sizing: Promise<Map<number, number>> | null = null;
 
   constructor(query: SessionQuery) {
     this.q = query;
@@ -221,9 +223,17 @@ export class TeachingQuery {
     };
   }
 
-  curve(buckets: number): CurveData {
+  /**
+   * The context curve in at most `buckets` buckets. The first call sizes every node's derived
+   * message (each node's line parsed again: a quarter of a second for a million-event log), a
+   * slice at a time with `yieldNow` between slices, so requests that arrive meanwhile (the
+   * timeline's rows, a seek) are answered rather than queued behind it.
+   */
+  async curve(buckets: number, yieldNow: () => Promise<void> = async () => {}): Promise<CurveData> {
     const tt = this.s.index;
-    const curve = tt.curve((seq) => derivedSize(this.event(seq)));
+    this.sizing ??= this.sizeNodes(yieldNow);
+    const sizes = await this.sizing;
+    const curve = tt.curve((seq) => sizes.get(seq) ?? 0);
     const bytes = curve.bytes as Float64Array;
     const steps = tt.steps;
     const n = Math.max(1, Math.min(buckets, steps + 1));
@@ -245,6 +255,17 @@ export class TeachingQuery {
       out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
     }
     return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
+  }
+
+  private async sizeNodes(yieldNow: () => Promise<void>): Promise<Map<number, number>> {
+    const seqs = this.s.index.nodeSeqs();
+    const sizes = new Map<number, number>();
+    for (let i = 0; i < seqs.length; i++) {
+      const seq = seqs[i] as number;
+      sizes.set(seq, derivedSize(this.event(seq)));
+      if ((i & 511) === 511) await yieldNow();
+    }
+    return sizes;
   }
 
   private baseName(): string {

@@ -188,6 +188,30 @@ describe('context curve', () => {
     expect(coarse.buckets[0]!.from).toBe(0);
     expect(coarse.buckets[9]!.to).toBe(summary.accepted);
   });
+
+  it('seed 75: sizing the nodes yields, so rows asked meanwhile are answered first; both curves agree', async () => {
+    const text = generateText({ seed: 75, events: 100_000 });
+    const yielding = createEngine({ pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)) });
+    const summary = await yielding.open({ kind: 'text', name: 'big.jsonl', text }, () => {});
+    // Nodes that ever lived, each sized once: several slices of 512.
+    const analysed = await openBytes(new TextEncoder().encode(text), { name: 'big.jsonl' });
+    expect(analysed.sessions[0]!.index.nodeCount).toBeGreaterThan(1500);
+    const order: string[] = [];
+    const curve = yielding.curve(0, 200).then((c) => {
+      order.push('curve');
+      return c;
+    });
+    // A request that arrives while the curve is being computed (a task later).
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const rows = yielding.rows(0, summary.sessions[0]!.accepted, { families: [], surfaceOnly: false }, 0, 50).then(() => order.push('rows'));
+    await Promise.all([curve, rows]);
+    expect(order).toEqual(['rows', 'curve']);
+    // The same curve as an engine that never yields, and a second request answers from the sizes.
+    const plain = createEngine({ pause: async () => {} });
+    await plain.open({ kind: 'text', name: 'big.jsonl', text }, () => {});
+    expect(await curve).toEqual(await plain.curve(0, 200));
+    expect(await yielding.curve(0, 200)).toEqual(await curve);
+  });
 });
 
 describe('exports', () => {

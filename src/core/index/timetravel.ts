@@ -511,6 +511,11 @@ export class TimeTravelIndex {
     return { messages: this.messageCurve, bytes: this.byteCurve };
   }
 
+  /** The seq of every node that ever lived, by node id (a view: do not modify). */
+  nodeSeqs(): Int32Array {
+    return this.c.nodeSeq;
+  }
+
   /** Derived model messages after `step` events. */
   messagesAt(step: number): number {
     return this.curve().messages[this.clampStep(step)] as number;
