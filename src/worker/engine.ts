@@ -6,7 +6,7 @@ import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import type { LoadProgress } from '../core/model';
 import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
-import { fingerprint } from '../core/util/fingerprint';
+import { FINGERPRINT_EDGE, fingerprint, fingerprintEdges } from '../core/util/fingerprint';
 import type {
   CoreApi,
   DemoInfo,
@@ -42,6 +42,14 @@ export interface EngineDeps {
 interface Loaded {
   id: number;
   sessions: SessionQuery[];
+}
+
+/** {@link fingerprint} of a file, from its ends (the file need not be read whole). */
+async function fingerprintBlob(file: Blob): Promise<string> {
+  const size = file.size;
+  const head = new Uint8Array(await file.slice(0, FINGERPRINT_EDGE).arrayBuffer());
+  const tail = new Uint8Array(await file.slice(Math.max(FINGERPRINT_EDGE, size - FINGERPRINT_EDGE), size).arrayBuffer());
+  return fingerprintEdges(size, head, tail);
 }
 
 /** The chunks of a stream (a file's), cancelling the read when the consumer stops early. */
@@ -149,12 +157,14 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     return t;
   };
 
-  const readRequest = async (request: OpenRequest): Promise<{ name: string; bytes: Uint8Array } | { name: string; stream: ByteStream }> => {
+  const readRequest = async (
+    request: OpenRequest,
+  ): Promise<{ name: string; bytes: Uint8Array } | { name: string; file: Blob; stream: ByteStream }> => {
     switch (request.kind) {
       case 'file':
         // Hosts without `Blob.stream()` (jsdom) read the whole file first.
         if (typeof request.file.stream !== 'function') return { name: request.name, bytes: new Uint8Array(await request.file.arrayBuffer()) };
-        return { name: request.name, stream: { sizeHint: request.file.size, chunks: streamChunks(request.file.stream()) } };
+        return { name: request.name, file: request.file, stream: { sizeHint: request.file.size, chunks: streamChunks(request.file.stream()) } };
       case 'demo': {
         const demo = demos().find((d) => d.id === request.id);
         if (!demo) throw new Error(`no demo named ${JSON.stringify(request.id)}`);
@@ -237,9 +247,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         let result: LoadResult;
         let print: string;
         if ('stream' in input) {
-          const opened = await openStream(input.stream, options);
-          result = opened.result;
-          print = fingerprint(opened.input);
+          result = (await openStream(input.stream, options)).result;
+          // From the file's ends, as for bytes held whole: a load stopped early read only a prefix.
+          print = await fingerprintBlob(input.file);
         } else {
           print = fingerprint(input.bytes);
           result = await openBytes(input.bytes, options);

@@ -77,6 +77,23 @@ describe('engine worker', () => {
     client.terminate();
   });
 
+  it('reads a picked file as a stream: the same summary and fingerprint as its bytes, also when a limit stops it', async () => {
+    const client = new WorkerCoreClient();
+    const bytes = new Uint8Array(await fixture('tests/fixtures/teaching.jsonl'));
+    const file = new File([bytes as BlobPart], 'teaching.jsonl');
+    const streamed = await client.open({ kind: 'file', name: 'teaching.jsonl', file }, () => {});
+    const whole = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer: bytes.slice().buffer }, () => {});
+    expect(streamed.sessions).toEqual(whole.sessions);
+    expect(streamed.bytes).toBe(whole.bytes);
+    const big = new TextEncoder().encode(generateText({ seed: 9, events: 40_000 }));
+    const limited = await client.open({ kind: 'file', name: 'big.jsonl', file: new File([big as BlobPart], 'big.jsonl'), memoryLimitBytes: 6 * 2 ** 20 }, () => {});
+    const full = await client.open({ kind: 'bytes', name: 'big.jsonl', buffer: big.slice().buffer }, () => {});
+    expect(limited.sessions[0]!.decodeError?.rule).toBe('decode/memory-limit');
+    expect(limited.bytes).toBe(big.length);
+    expect(limited.sessions[0]!.fingerprint).toBe(full.sessions[0]!.fingerprint);
+    client.terminate();
+  });
+
   it('keeps the valid prefix of a corrupt file usable', async () => {
     const client = new WorkerCoreClient();
     const good = generateText({ seed: 3, events: 400 });

@@ -100,6 +100,8 @@ describe('openStream', () => {
       { name: 'big.jsonl', memoryLimitBytes: limit },
     );
     const s = result.sessions[0]!;
+    // The file's size, though reading stopped before its end.
+    expect(result.bytes).toBe(bytes.length);
     expect(s.decodeError?.rule).toBe('decode/memory-limit');
     expect(s.decodeError?.message).toMatch(/^stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about .+, over the memory limit of .+$/);
     expect(s.log.length).toBeGreaterThan(0);

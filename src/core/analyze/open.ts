@@ -160,7 +160,7 @@ export interface ByteStream {
  * {@link openBytes} for an input that arrives in pieces. Raw JSONL is scanned as it arrives, so
  * reading a large file overlaps with decoding it instead of preceding it; the other forms
  * (containers, JSON arrays) need the whole input and are opened once it is read.
- * @returns the result, and the whole input as read (for a fingerprint)
+ * @returns the result, and the input as read: all of it, unless the load stopped early
  */
 export async function openStream(stream: ByteStream, options: OpenOptions): Promise<{ result: LoadResult; input: Uint8Array }> {
   const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
@@ -190,7 +190,9 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
     const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
     const sessions = await openText(text, options.name, ctx, fill);
     const input = text.view();
-    return { result: { file: options.name, bytes: input.length, sessions, findings: [] }, input };
+    // The input's size, as `openBytes` reports it, though a load stopped early did not read it all.
+    const size = Math.max(hint ?? 0, input.length);
+    return { result: { file: options.name, bytes: size, sessions, findings: [] }, input };
   } catch (error) {
     if (!(error instanceof MemoryLimitError)) throw error;
     // The text buffer could not grow before the form was known: nothing was decoded.
