@@ -10,6 +10,9 @@ import type { CoreApi } from '../protocol/protocol';
 
 export type DeadListener = (error: Error) => void;
 
+/** Where an engine runs (see {@link CoreClient.engineHome}). */
+export type EngineHome = 'worker' | 'page';
+
 export interface CoreClient extends CoreApi {
   /**
    * Stops the engine. Every pending request rejects with an {@link EngineDeadError} and the
@@ -24,4 +27,10 @@ export interface CoreClient extends CoreApi {
   onDead(listener: DeadListener): () => void;
   /** True once the client is dead; it never comes back to life. */
   readonly dead: boolean;
+  /**
+   * Where the engine runs, once known: in a web worker, or on the page (no `Worker`, or a worker
+   * that could not start), where a large log makes the page less responsive. Optional: a client
+   * that cannot tell leaves it out.
+   */
+  readonly engineHome?: EngineHome | null;
 }

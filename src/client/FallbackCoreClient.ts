@@ -6,7 +6,7 @@
  * the handshake it is the engine for good: a worker that dies later is reported as dead, not
  * replaced, because its loaded log died with it.
  */
-import type { CoreClient } from './CoreClient';
+import type { CoreClient, EngineHome } from './CoreClient';
 import { EngineDeadError } from './errors';
 import { TrackedClient } from './TrackedClient';
 import type { CoreArgs, CoreMethod, CoreResult } from './TrackedClient';
@@ -23,7 +23,7 @@ export type EngineMode = 'worker' | 'in-process';
 export class FallbackCoreClient extends TrackedClient {
   private current: StartingClient | null = null;
   private chosen: EngineMode | null = null;
-  /** Why the worker could not be used, once the fallback is running. */
+  /** Why the worker could not be used, once the fallback is running (logged by the app). */
   private workerFailure: Error | null = null;
   readonly ready: Promise<void>;
 
@@ -43,6 +43,10 @@ export class FallbackCoreClient extends TrackedClient {
   /** The engine in use once the handshake is done, else `null`. */
   get mode(): EngineMode | null {
     return this.chosen;
+  }
+
+  get engineHome(): EngineHome | null {
+    return this.chosen === null ? null : this.chosen === 'worker' ? 'worker' : 'page';
   }
 
   /** The worker's failure when the engine runs in-process instead (the app logs it to the console). */

@@ -14,6 +14,7 @@ export class InProcessCoreClient extends TrackedClient {
   private readonly engine: Promise<CoreApi>;
   private loaded: CoreApi | null = null;
   readonly ready: Promise<void>;
+  readonly engineHome = 'page' as const;
 
   /** @param engine the engine, or a promise of it (a lazily imported module). */
   constructor(engine: CoreApi | Promise<CoreApi>) {

@@ -15,6 +15,9 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
     get dead() {
       return client.dead;
     },
+    get engineHome() {
+      return client.engineHome ?? null;
+    },
     terminate() {
       // The engine belongs to the app's main client.
     },

@@ -48,6 +48,7 @@ export class WorkerCoreClient extends TrackedClient {
   private readonly remote: Remote<CoreApi>;
   /** Settles when the handshake succeeded; rejects (and the client dies) when it failed. */
   readonly ready: Promise<void>;
+  readonly engineHome = 'worker' as const;
   /** True once the handshake succeeded: requests are then posted synchronously. */
   private handshakeDone = false;
 

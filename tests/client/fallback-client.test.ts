@@ -39,6 +39,7 @@ describe('FallbackCoreClient', () => {
     const rows = await client.rows(0, 30, filter, 0, 2);
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1]);
     expect(client.mode).toBe('worker');
+    expect(client.engineHome).toBe('worker');
     expect(client.fallbackReason).toBeNull();
     expect(fallbacks).toBe(0);
     expect(worker.callsTo('rows')).toHaveLength(1);
@@ -55,6 +56,7 @@ describe('FallbackCoreClient', () => {
     const rows = await client.rows(0, 30, filter, 0, 3);
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1, 2]);
     expect(client.mode).toBe('in-process');
+    expect(client.engineHome).toBe('page');
     expect(client.fallbackReason?.message).toBe('The engine worker crashed or failed to start: Failed to fetch worker script.');
     expect(broken!.terminated).toBe(true);
     expect(local.callsTo('rows')).toHaveLength(1);

@@ -141,6 +141,8 @@ export interface FakeClientOptions {
   blockClip?: number;
   /** Longest raw line a detail carries before it is clipped (`EventDetail.clipped`), as the engine's `DETAIL_RAW_LIMIT`. */
   detailRawLimit?: number;
+  /** Where the fake says its engine runs (`CoreClient.engineHome`). @default 'worker' */
+  engineHome?: 'worker' | 'page';
 }
 
 export interface RecordedCall {
@@ -150,6 +152,9 @@ export interface RecordedCall {
 
 export class FakeCoreClient implements CoreClient {
   readonly calls: RecordedCall[] = [];
+  get engineHome(): 'worker' | 'page' {
+    return this.options.engineHome ?? 'worker';
+  }
   private readonly events: FakeEvent[];
   private readonly options: FakeClientOptions;
   private held: (() => void)[] | null = null;

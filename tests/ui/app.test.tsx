@@ -17,6 +17,16 @@ describe('status region and banners', () => {
     expect(document.querySelector('.app')?.getAttribute('data-status')).toBe('ready');
   });
 
+  it('says when the engine runs on the page rather than in a worker', async () => {
+    await renderLoaded(<App />, { engineHome: 'page' });
+    expect(document.querySelector('.status-details')?.textContent).toContain('engine on this page');
+  });
+
+  it('says nothing of the engine when it runs in a worker', async () => {
+    await renderLoaded(<App />);
+    expect(document.querySelector('.status-details')?.textContent).not.toContain('engine on this page');
+  });
+
   it('shows a surface error with seq, line and the exact message; the valid prefix stays navigable', async () => {
     const { store } = await renderLoaded(<App />, { surfaceErrorIndex: 20 });
     const message = 'surface replace: start seq 20 not found in surface';

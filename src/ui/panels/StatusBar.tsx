@@ -3,13 +3,15 @@
  * error; the details beside it are not part of the announcement.
  */
 import { useAppStore } from '../../store/react';
-import { selectLoad, selectSession, selectStatusText } from '../../store/selectors';
+import { selectClient, selectLoad, selectSession, selectStatusText } from '../../store/selectors';
 import { formatBytes } from '../format';
 
 export function StatusBar() {
   const text = useAppStore(selectStatusText);
   const load = useAppStore(selectLoad);
   const session = useAppStore(selectSession);
+  // Read when a load is shown: by then the client knows where its engine runs.
+  const onPage = useAppStore(selectClient).engineHome === 'page';
   return (
     <footer className="statusbar">
       <div role="status" className="status-text">
@@ -22,6 +24,11 @@ export function StatusBar() {
           <span>{Math.round(load.elapsedMs)} ms</span>
           {session.partial ? <span title="A window of the session: seqs start at the base seq">window from seq {session.baseSeq}</span> : null}
           <span title="Content fingerprint (deep links)">fp {session.fingerprint.slice(0, 12)}</span>
+          {onPage ? (
+            <span className="status-warning" title="Web workers are unavailable here or could not start: decoding runs on the page, and a large log makes it less responsive">
+              engine on this page
+            </span>
+          ) : null}
         </div>
       ) : null}
     </footer>
