@@ -10,6 +10,9 @@ import type { CoreApi } from '../protocol/protocol';
 
 export type DeadListener = (error: Error) => void;
 
+/** Told whether the engine has stopped answering (see {@link CoreClient.onStall}). */
+export type StallListener = (stalled: boolean) => void;
+
 /** Where an engine runs (see {@link CoreClient.engineHome}). */
 export type EngineHome = 'worker' | 'page';
 
@@ -33,4 +36,11 @@ export interface CoreClient extends CoreApi {
    * that cannot tell leaves it out.
    */
   readonly engineHome?: EngineHome | null;
+  /**
+   * Registers a listener told when the engine stops answering while requests wait (`true`), and
+   * when it answers again (`false`): a worker stuck in a loop sends no error. Optional: a client
+   * whose engine cannot hang apart from the page leaves it out.
+   * @returns an unsubscribe function
+   */
+  onStall?(listener: StallListener): () => void;
 }

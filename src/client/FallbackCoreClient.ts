@@ -6,7 +6,7 @@
  * the handshake it is the engine for good: a worker that dies later is reported as dead, not
  * replaced, because its loaded log died with it.
  */
-import type { CoreClient, EngineHome } from './CoreClient';
+import type { CoreClient, EngineHome, StallListener } from './CoreClient';
 import { EngineDeadError } from './errors';
 import { TrackedClient } from './TrackedClient';
 import type { CoreArgs, CoreMethod, CoreResult } from './TrackedClient';
@@ -26,6 +26,7 @@ export class FallbackCoreClient extends TrackedClient {
   /** Why the worker could not be used, once the fallback is running (logged by the app). */
   private workerFailure: Error | null = null;
   readonly ready: Promise<void>;
+  private readonly stallListeners = new Set<StallListener>();
 
   /**
    * @param createWorkerClient starts the worker engine (may throw, as `new Worker` can)
@@ -83,8 +84,18 @@ export class FallbackCoreClient extends TrackedClient {
 
   private adopt(client: StartingClient, mode: EngineMode): void {
     this.chosen = mode;
-    // From here the engine's death is this client's death.
+    // From here the engine's death is this client's death, and its stalls are this client's.
     client.onDead((error) => this.die(error));
+    client.onStall?.((stalled) => {
+      for (const listener of [...this.stallListeners]) listener(stalled);
+    });
+  }
+
+  onStall(listener: StallListener): () => void {
+    this.stallListeners.add(listener);
+    return () => {
+      this.stallListeners.delete(listener);
+    };
   }
 
   protected async invoke<K extends CoreMethod>(method: K, args: CoreArgs<K>): Promise<CoreResult<K>> {

@@ -22,6 +22,7 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
       // The engine belongs to the app's main client.
     },
     onDead: (listener) => client.onDead(listener),
+    onStall: (listener) => client.onStall?.(listener) ?? (() => {}),
     hello: () => client.hello(),
     open: () => Promise.reject(new Error('The playground does not open files; open them in the main view.')),
     cancel: () => Promise.resolve(),

@@ -11,6 +11,7 @@ import type { CoreApi, OpenRequest, ProgressEvent } from '../protocol/protocol';
 import { EngineDeadError, ProtocolMismatchError } from './errors';
 import { TrackedClient } from './TrackedClient';
 import type { CoreArgs, CoreMethod, CoreResult } from './TrackedClient';
+import type { StallListener } from './CoreClient';
 
 /** What the client needs of a `Worker`; tests inject a fake. */
 export interface WorkerLike extends Endpoint {
@@ -28,6 +29,12 @@ export interface WorkerCoreClientOptions {
   createWorker?: WorkerFactory;
   /** How long the worker may take to answer the handshake. @default 20000 */
   handshakeTimeoutMs?: number;
+  /**
+   * While requests wait, the worker is asked a cheap question every `probeMs`; with no answer for
+   * `stallMs` it is reported stalled (see `onStall`). `false` turns the watchdog off.
+   * @default { probeMs: 5000, stallMs: 15000 }
+   */
+  watchdog?: { probeMs: number; stallMs: number } | false;
 }
 
 const formatDuration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
@@ -51,6 +58,11 @@ export class WorkerCoreClient extends TrackedClient {
   readonly engineHome = 'worker' as const;
   /** True once the handshake succeeded: requests are then posted synchronously. */
   private handshakeDone = false;
+  private readonly stallListeners = new Set<StallListener>();
+  private stalled = false;
+  /** When the watchdog's unanswered probe was sent, or null. */
+  private probeSentAt: number | null = null;
+  private watchdogTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(options: WorkerCoreClientOptions = {}) {
     super();
@@ -59,6 +71,8 @@ export class WorkerCoreClient extends TrackedClient {
     this.worker.addEventListener('messageerror', this.handleMessageError);
     this.remote = wrap<CoreApi>(this.worker);
     this.ready = this.track(() => this.handshake(options.handshakeTimeoutMs ?? 20_000));
+    const watchdog = options.watchdog ?? { probeMs: 5_000, stallMs: 15_000 };
+    if (watchdog !== false) void this.ready.then(() => this.startWatchdog(watchdog.probeMs, watchdog.stallMs), () => {});
     // Callers await `ready` through every request; this only keeps an unobserved failure quiet.
     this.ready.catch(() => {});
   }
@@ -106,8 +120,53 @@ export class WorkerCoreClient extends TrackedClient {
     this.die(new EngineDeadError('The engine was stopped.'));
   }
 
+  onStall(listener: StallListener): () => void {
+    this.stallListeners.add(listener);
+    return () => {
+      this.stallListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Every `probeMs` while requests wait, ask the worker `hello()` (one probe at a time, outside
+   * the tracked requests). A probe unanswered for `stallMs` means the worker is stuck: its
+   * answers, when they come, are in order behind the requests it is working on.
+   */
+  private startWatchdog(probeMs: number, stallMs: number): void {
+    if (this.dead) return;
+    const timer = setInterval(() => {
+      if (this.dead) return;
+      const sentAt = this.probeSentAt;
+      if (sentAt !== null) {
+        if (!this.stalled && Date.now() - sentAt >= stallMs) this.setStalled(true);
+        return;
+      }
+      if (this.pendingCount === 0) return;
+      const at = Date.now();
+      this.probeSentAt = at;
+      this.remote.hello().then(
+        () => {
+          if (this.probeSentAt === at) this.probeSentAt = null;
+          this.setStalled(false);
+        },
+        () => {},
+      );
+    }, probeMs);
+    // Node (tests): the watchdog must not keep the process alive.
+    (timer as { unref?: () => void }).unref?.();
+    this.watchdogTimer = timer;
+  }
+
+  private setStalled(stalled: boolean): void {
+    if (this.stalled === stalled) return;
+    this.stalled = stalled;
+    for (const listener of [...this.stallListeners]) listener(stalled);
+  }
+
   protected override die(error: Error): void {
     if (this.dead) return;
+    if (this.watchdogTimer !== null) clearInterval(this.watchdogTimer);
+    this.stallListeners.clear();
     this.worker.removeEventListener('error', this.handleError);
     this.worker.removeEventListener('messageerror', this.handleMessageError);
     this.worker.terminate();

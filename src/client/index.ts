@@ -1,4 +1,4 @@
-export type { CoreClient, DeadListener, EngineHome } from './CoreClient';
+export type { CoreClient, DeadListener, EngineHome, StallListener } from './CoreClient';
 export { WorkerCoreClient, createEngineWorker } from './WorkerCoreClient';
 export type { WorkerLike, WorkerFactory, WorkerCoreClientOptions } from './WorkerCoreClient';
 export { InProcessCoreClient } from './InProcessCoreClient';

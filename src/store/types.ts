@@ -52,6 +52,10 @@ export interface LoadSlice {
   loadError: string | null;
   /** Set when the engine died; the app offers to reload the file. */
   engineError: string | null;
+  /** True while the engine has stopped answering requests that wait (see `CoreClient.onStall`). */
+  engineStalled: boolean;
+  /** Stops an engine that stopped answering; it is then reported dead, with Reload. */
+  stopEngine(): void;
   /** The bundled samples offered on the start screen. */
   samples: SampleInfo[];
   /** Reads `samples/index.json` (once); keeps the built-in list when it is missing. */

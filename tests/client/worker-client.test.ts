@@ -160,3 +160,49 @@ describe('WorkerCoreClient', () => {
     expect(c.dead).toBe(false);
   });
 });
+
+describe('WorkerCoreClient watchdog', () => {
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const fast = { probeMs: 10, stallMs: 40 };
+
+  it('reports a worker that stops answering while a request waits, and when it answers again', async () => {
+    let hellos = 0;
+    let answer: (() => void) | null = null;
+    const worker = new FakeWorker(
+      engine({
+        // The handshake is answered; the probes wait until the test lets the worker answer.
+        hello: () => {
+          hellos += 1;
+          if (hellos === 1) return Promise.resolve({ protocolVersion: PROTOCOL_VERSION });
+          return new Promise((resolve) => (answer = () => resolve({ protocolVersion: PROTOCOL_VERSION })));
+        },
+      }),
+    );
+    workers.push(worker);
+    const c = new WorkerCoreClient({ createWorker: () => worker, watchdog: fast });
+    await c.ready;
+    const states: boolean[] = [];
+    c.onStall((stalled) => states.push(stalled));
+    void c.rows(0, 0, filter, 0, 10).catch(() => {}); // never answered
+    await wait(120);
+    expect(states).toEqual([true]);
+    expect(hellos).toBe(2); // one probe at a time
+    answer!();
+    await wait(40);
+    expect(states).toEqual([true, false]);
+    c.terminate();
+  });
+
+  it('is quiet while the worker answers, and while nothing waits', async () => {
+    const { client: c } = client();
+    const quiet = new WorkerCoreClient({ createWorker: () => new FakeWorker(engine()), watchdog: fast });
+    for (const x of [c, quiet]) await x.ready;
+    const states: boolean[] = [];
+    quiet.onStall((stalled) => states.push(stalled));
+    void quiet.rows(0, 0, filter, 0, 10).catch(() => {}); // waits, but the worker answers probes
+    await wait(120);
+    expect(states).toEqual([]);
+    quiet.terminate();
+    c.terminate();
+  });
+});

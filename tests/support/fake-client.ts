@@ -204,6 +204,15 @@ export class FakeCoreClient implements CoreClient {
   terminate(): void {
     this.die(new EngineDeadError('The engine was stopped.'));
   }
+  private readonly stallListeners = new Set<(stalled: boolean) => void>();
+  onStall(listener: (stalled: boolean) => void): () => void {
+    this.stallListeners.add(listener);
+    return () => void this.stallListeners.delete(listener);
+  }
+  /** The engine stops answering (`true`), or answers again (`false`), as a watchdog would say. */
+  stall(stalled: boolean): void {
+    for (const listener of [...this.stallListeners]) listener(stalled);
+  }
   onDead(listener: DeadListener): () => void {
     if (this.deathError) {
       listener(this.deathError);

@@ -56,6 +56,26 @@ describe('status region and banners', () => {
     expect(test.store.getState().client).toBe(fresh);
   });
 
+  it('says when the engine stops answering, clears it when it answers, and can stop it to reload', async () => {
+    const fresh = new FakeCoreClient();
+    const test = await loadedTestStore({}, { createClient: () => fresh });
+    renderWith(<App />, test);
+    expect(screen.queryByLabelText('Engine not answering')).toBeNull();
+    act(() => test.client.stall(true));
+    expect(screen.getByLabelText('Engine not answering').textContent).toContain('The engine has not answered for a while');
+    act(() => test.client.stall(false));
+    expect(screen.queryByLabelText('Engine not answering')).toBeNull();
+    act(() => test.client.stall(true));
+    fireEvent.click(screen.getByRole('button', { name: 'Stop engine' }));
+    expect(screen.queryByLabelText('Engine not answering')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('The engine stopped: The engine was stopped. Reload the file to continue.');
+    fireEvent.click(screen.getByRole('button', { name: 'Reload file' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 30 events.'));
+    // The old client's word no longer counts.
+    act(() => test.client.stall(true));
+    expect(screen.queryByLabelText('Engine not answering')).toBeNull();
+  });
+
   it('shows why an open failed', async () => {
     const { store } = renderIdle(<App />);
     await act(() => store.getState().openSource({ kind: 'sample', name: '../etc' }));

@@ -117,7 +117,11 @@ export const createLoadSlice =
         if (get().client !== client) return;
         ctx.cancelPlayback?.();
         const message = `The engine stopped: ${errorMessage(error)}`;
-        set(get().status === 'loading' ? { engineError: message, status: 'error', loadError: message, playing: false } : { engineError: message, playing: false });
+        const dead = { engineError: message, engineStalled: false, playing: false };
+        set(get().status === 'loading' ? { ...dead, status: 'error', loadError: message } : dead);
+      });
+      client.onStall?.((stalled) => {
+        if (get().client === client && !client.dead) set({ engineStalled: stalled });
       });
     };
     watch(initialClient);
@@ -128,7 +132,7 @@ export const createLoadSlice =
       if (!current.dead || !ctx.deps.createClient) return current;
       const next = ctx.deps.createClient();
       watch(next);
-      set({ client: next, engineError: null });
+      set({ client: next, engineError: null, engineStalled: false });
       return next;
     };
 
@@ -141,6 +145,7 @@ export const createLoadSlice =
       session: 0,
       loadError: null,
       engineError: null,
+      engineStalled: false,
       samples: DEFAULT_SAMPLES,
 
       async loadSampleIndex() {
@@ -185,6 +190,10 @@ export const createLoadSlice =
         await get()
           .client.cancel()
           .catch(() => {});
+      },
+
+      stopEngine() {
+        get().client.terminate();
       },
 
       async reload() {

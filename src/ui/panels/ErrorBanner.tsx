@@ -1,6 +1,7 @@
 /**
- * What went wrong, where, with the exact message: a dead engine (with Reload), a failed open, a
- * surface error (seq, line, rule message: the valid prefix stays navigable) or a decode stop.
+ * What went wrong, where, with the exact message: a dead engine (with Reload), an engine that
+ * stopped answering (with Stop engine), a failed open, a surface error (seq, line, rule message:
+ * the valid prefix stays navigable) or a decode stop.
  * Not a live region: the status region announces the same facts once.
  */
 import { useAppStore } from '../../store/react';
@@ -21,6 +22,8 @@ export function ErrorBanner() {
   const name = useAppStore(selectSourceName);
   const session = useAppStore(selectSession);
   const reload = useAppStore((s) => s.reload);
+  const stalled = useAppStore((s) => s.engineStalled);
+  const stopEngine = useAppStore((s) => s.stopEngine);
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
   const surface = session?.surfaceError ?? null;
   const decode = session?.decodeError ?? null;
@@ -33,6 +36,17 @@ export function ErrorBanner() {
           <span>{engineError}</span>
           <button type="button" onClick={() => void reload()}>
             Reload file
+          </button>
+        </div>
+      ) : null}
+      {stalled && !engineError ? (
+        <div className="banner banner-warning" aria-label="Engine not answering">
+          <span className="banner-icon" aria-hidden="true">▲</span>
+          <span>
+            The engine has not answered for a while: it may be stuck on this log. Keep waiting, or stop it and reload the file.
+          </span>
+          <button type="button" onClick={stopEngine}>
+            Stop engine
           </button>
         </div>
       ) : null}
