@@ -9,12 +9,15 @@
  *    and windows) equal the reference fold of the first k events; for every session the index
  *    agrees with the fold at `accepted`.
  * 4. The query layer answers everything the UI asks without throwing, within the budget.
+ * 5. For one case in eight, `openStream` over the same bytes in random pieces gives the same
+ *    sessions as `openBytes` (how a picked file is read).
  */
 import { isDeepStrictEqual } from 'node:util';
 import { decompress } from 'fzstd';
 import { FAMILIES } from '../../../src/core/analyze/family';
 import type { Family } from '../../../src/core/analyze/family';
-import { openBytes } from '../../../src/core/analyze/open';
+import { openBytes, openStream } from '../../../src/core/analyze/open';
+import type { LoadResult } from '../../../src/core/analyze/open';
 import type { SessionAnalysis } from '../../../src/core/analyze/session';
 import { familyCounts, finalMessages, severityCounts, typeCounts } from '../../../src/core/analyze/summary';
 import { Rng } from '../../../src/core/gen/rng';
@@ -236,6 +239,38 @@ function describe(error: unknown): { message: string; stack?: string } {
   return { message: String(error) };
 }
 
+/** What a load result holds that a streamed read must reproduce. */
+function loadShape(result: LoadResult): unknown {
+  return {
+    bytes: result.bytes,
+    findings: result.findings,
+    sessions: result.sessions.map((s) => ({
+      path: s.path,
+      format: s.format,
+      events: s.log.length,
+      fold: s.fold,
+      decodeError: s.decodeError,
+      diagnostics: s.diagnostics,
+      steps: s.index.steps,
+    })),
+  };
+}
+
+/** Property 5: the same bytes, streamed in random pieces. */
+async function compareStreamed(fuzzCase: FuzzCase, whole: LoadResult, rng: Rng): Promise<void> {
+  const bytes = fuzzCase.bytes;
+  const max = rng.pick([7, 1000, 1 << 16]);
+  async function* pieces(): AsyncGenerator<Uint8Array> {
+    for (let at = 0; at < bytes.length; ) {
+      const size = rng.int(1, max);
+      yield bytes.subarray(at, at + size);
+      at += size;
+    }
+  }
+  const { result } = await openStream({ sizeHint: rng.chance(0.5) ? bytes.length : null, chunks: pieces() }, { name: fuzzCase.name, ...fuzzCase.options });
+  same(loadShape(result), loadShape(whole), 'openStream vs openBytes');
+}
+
 /** Run one case and check every property. Never throws. */
 export async function runCase(fuzzCase: FuzzCase, budgetMs = DEFAULT_BUDGET_MS): Promise<Outcome> {
   const failures: Failure[] = [];
@@ -288,5 +323,12 @@ export async function runCase(fuzzCase: FuzzCase, budgetMs = DEFAULT_BUDGET_MS):
     queryMs += performance.now() - queryStart;
   }
   if (queryMs > budgetMs) failures.push({ kind: 'hang', session: null, message: `the query layer took ${queryMs.toFixed(0)} ms (budget ${budgetMs} ms)` });
+  if (rng.chance(0.125)) {
+    try {
+      await compareStreamed(fuzzCase, result, rng);
+    } catch (error) {
+      failures.push(error instanceof Mismatch ? { kind: 'mismatch', session: null, message: error.message } : { kind: 'crash', session: null, ...describe(error) });
+    }
+  }
   return { replay: fuzzCase.replay, openMs, queryMs, sessions: result.sessions.length, compared, failures };
 }
