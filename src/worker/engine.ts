@@ -131,6 +131,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
   const now = deps.now ?? (() => Date.now());
   const pause = deps.pause ?? createMacrotask();
   let loaded: Loaded | null = null;
+  /** Searches started: a paced search stops when a newer one has begun. */
+  let searches = 0;
   let loadCounter = 0;
   let active: { aborted: boolean } | null = null;
 
@@ -283,7 +285,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     },
 
     async search(query: SearchQuery) {
-      return session(query.session).search(query);
+      // Latest wins here too: a search typed over a slow one stops the slow one between slices.
+      const generation = ++searches;
+      return session(query.session).searchPaced(query, pause, () => generation !== searches);
     },
 
     async surface(index: number, step: number, start: number, count: number) {

@@ -46,6 +46,9 @@ const CACHE_ENTRIES = 4096;
  * 200 MB line whole would make two 200 MB strings per search.
  */
 const SEARCH_PIECE = 1 << 20;
+/** Rows a paced search looks at between two pauses (about 10 ms of a million-row log). */
+const SEARCH_SLICE = 8192;
+const NOT_FOUND: SearchResult = { row: null, seq: null, wrapped: false };
 
 /**
  * Characters the copy of a clipped detail's event may hold (about 1 MB): its strings and
@@ -255,22 +258,58 @@ export class SessionQuery {
     return Math.min(lo, Math.max(0, list.length - 1));
   }
 
+  /** The next row whose text holds `query.text` (case-insensitive), wrapping around. */
   search(query: SearchQuery): SearchResult {
-    const needle = query.text.toLowerCase();
-    const total = this.rowCount(query.filter);
-    if (needle === '' || total === 0) return { row: null, seq: null, wrapped: false };
-    const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : total) : query.fromRow;
-    const read = this.reader();
-    for (let n = 1; n <= total; n++) {
-      const raw = from + query.direction * n;
-      const row = ((raw % total) + total) % total;
-      const index = this.indexOfRow(query.filter, row);
-      if (this.matches(index, needle, read)) {
-        const wrapped = query.direction === 1 ? raw >= total : raw < 0;
-        return { row, seq: this.seqOf(index), wrapped };
+    const scan = this.searchScan(query);
+    return scan.next(Infinity) ?? NOT_FOUND;
+  }
+
+  /**
+   * {@link search} a slice of rows at a time, with `pause` between slices, so a search through a
+   * million rows (a second or more when nothing matches) does not hold up the requests that
+   * arrive meanwhile. When `stale()` says a newer search replaced it, it stops with an
+   * `AbortError` (the page ignores those).
+   */
+  async searchPaced(query: SearchQuery, pause: () => Promise<void>, stale: () => boolean): Promise<SearchResult> {
+    const scan = this.searchScan(query);
+    for (;;) {
+      const result = scan.next(SEARCH_SLICE);
+      if (result !== undefined) return result ?? NOT_FOUND;
+      await pause();
+      if (stale()) {
+        const error = new Error('search superseded by a newer one');
+        error.name = 'AbortError';
+        throw error;
       }
     }
-    return { row: null, seq: null, wrapped: false };
+  }
+
+  /**
+   * A search in steps: `next(count)` looks at up to `count` more rows and returns the result, null
+   * when every row was looked at without a match, or undefined to be called again.
+   */
+  private searchScan(query: SearchQuery): { next(count: number): SearchResult | null | undefined } {
+    const needle = query.text.toLowerCase();
+    const total = this.rowCount(query.filter);
+    const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : total) : query.fromRow;
+    const read = this.reader();
+    let n = needle === '' ? total + 1 : 1;
+    return {
+      next: (count) => {
+        const stop = Math.min(total, n - 1 + count);
+        for (; n <= stop; n++) {
+          const raw = from + query.direction * n;
+          const row = ((raw % total) + total) % total;
+          const index = this.indexOfRow(query.filter, row);
+          if (this.matches(index, needle, read)) {
+            const wrapped = query.direction === 1 ? raw >= total : raw < 0;
+            n = total + 1;
+            return { row, seq: this.seqOf(index), wrapped };
+          }
+        }
+        return n > total ? null : undefined;
+      },
+    };
   }
 
   private matches(index: number, needle: string, read: EventReader): boolean {

@@ -109,6 +109,28 @@ describe('engine', () => {
     expect((await engine.search({ session: 0, text: 'zzz', filter: ALL, fromRow: -1, direction: 1 })).row).toBeNull();
   });
 
+  it('seed 77: a long search pauses between slices: rows asked meanwhile are answered, and a newer search stops it', async () => {
+    const engine = createEngine({ pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)) });
+    const summary = await engine.open({ kind: 'text', name: 'big.jsonl', text: generateText({ seed: 77, events: 40_000 }) }, noop);
+    const accepted = summary.sessions[0]!.accepted;
+    const order: string[] = [];
+    const miss = engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1 });
+    const missed = miss.then(
+      (result) => order.push(`miss ${String(result.row)}`),
+      (error: Error) => order.push(error.name),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await engine.rows(0, accepted, ALL, 0, 10).then(() => order.push('rows'));
+    // A newer search: the first one stops at its next pause.
+    const hit = await engine.search({ session: 0, text: 'turn/start', filter: ALL, fromRow: -1, direction: 1 });
+    order.push('hit');
+    await missed;
+    expect(order).toEqual(['rows', 'hit', 'AbortError']);
+    expect(hit.row).not.toBeNull();
+    // Alone, the same search runs to its end and finds nothing.
+    expect((await engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1 })).row).toBeNull();
+  });
+
   it('keeps the valid prefix navigable after a surface error', async () => {
     const engine = createEngine({ pause: async () => {} });
     const text = NESTED.replace('"seq":3,', '"seq":9,');
