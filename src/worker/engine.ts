@@ -339,7 +339,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     },
 
     async curve(index: number, buckets: number) {
-      return teach(index).curve(buckets, pause);
+      const current = loaded;
+      return teach(index).curve(buckets, pause, () => loaded !== current);
     },
 
     async exportText(index: number, kind: ExportKind, step: number) {

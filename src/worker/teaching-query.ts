@@ -38,7 +38,7 @@ export class TeachingQuery {
    */
   private readonly totals = new Map<number, number>();
   /** Derived message size per node seq, for the curve (computed once, see {@link curve}). */
-  private sizing: Promise<Map<number, number>> | null = null;
+  private sizing: Promise<void> | null = null;
 
   constructor(query: SessionQuery) {
     this.q = query;
@@ -229,11 +229,15 @@ export class TeachingQuery {
    * slice at a time with `yieldNow` between slices, so requests that arrive meanwhile (the
    * timeline's rows, a seek) are answered rather than queued behind it.
    */
-  async curve(buckets: number, yieldNow: () => Promise<void> = async () => {}): Promise<CurveData> {
+  async curve(buckets: number, yieldNow: () => Promise<void> = async () => {}, stale: () => boolean = () => false): Promise<CurveData> {
     const tt = this.s.index;
-    this.sizing ??= this.sizeNodes(yieldNow);
-    const sizes = await this.sizing;
-    const curve = tt.curve((seq) => sizes.get(seq) ?? 0);
+    this.sizing ??= this.sizeNodes(yieldNow, stale).catch((error: unknown) => {
+      this.sizing = null;
+      throw error;
+    });
+    await this.sizing;
+    // The index keeps the byte curve once it has it.
+    const curve = tt.curve();
     const bytes = curve.bytes as Float64Array;
     const steps = tt.steps;
     const n = Math.max(1, Math.min(buckets, steps + 1));
@@ -257,15 +261,27 @@ export class TeachingQuery {
     return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
   }
 
-  private async sizeNodes(yieldNow: () => Promise<void>): Promise<Map<number, number>> {
-    const seqs = this.s.index.nodeSeqs();
-    const sizes = new Map<number, number>();
+  /**
+   * Size every node's derived message, a slice at a time, and hand the sizes to the index, which
+   * keeps only the byte curve it sweeps from them. Stops with an `AbortError` when `stale()` says
+   * the session was replaced (a new load) meanwhile.
+   */
+  private async sizeNodes(yieldNow: () => Promise<void>, stale: () => boolean): Promise<void> {
+    const tt = this.s.index;
+    const seqs = tt.nodeSeqs();
+    const sizes = new Float64Array(seqs.length);
     for (let i = 0; i < seqs.length; i++) {
-      const seq = seqs[i] as number;
-      sizes.set(seq, derivedSize(this.event(seq)));
-      if ((i & 511) === 511) await yieldNow();
+      sizes[i] = derivedSize(this.event(seqs[i] as number));
+      if ((i & 511) === 511) {
+        await yieldNow();
+        if (stale()) {
+          const error = new Error('the session was replaced');
+          error.name = 'AbortError';
+          throw error;
+        }
+      }
     }
-    return sizes;
+    tt.curve((_seq, node) => sizes[node] as number);
   }
 
   private baseName(): string {

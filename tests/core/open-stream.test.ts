@@ -109,6 +109,26 @@ describe('openStream', () => {
     expect(s.fold.error).toBeNull();
   });
 
+  it('a size hint of 0, or smaller than the input, only makes the buffer grow', async () => {
+    const bytes = enc(generateText({ seed: 78, events: 600 }));
+    const whole = await openBytes(bytes, { name: 'h.jsonl' });
+    for (const sizeHint of [0, 5, Math.floor(bytes.length / 3)]) {
+      const { result, input } = await openStream({ sizeHint, chunks: pieces(bytes, `hint-${sizeHint}`, 4096) }, { name: 'h.jsonl' });
+      expect(input).toEqual(bytes);
+      expect(plain(result)).toEqual(plain(whole));
+    }
+  });
+
+  it('reports the size of what it read when a memory limit stops it and no size was known', async () => {
+    const bytes = enc(generateText({ seed: 79, events: 20_000 }));
+    for (const sizeHint of [null, 5]) {
+      const { result } = await openStream({ sizeHint, chunks: pieces(bytes, 'small-limit', 4096) }, { name: 's.jsonl', memoryLimitBytes: 2 * 2 ** 20 });
+      expect(result.sessions[0]!.decodeError?.rule).toBe('decode/memory-limit');
+      expect(result.bytes).toBeGreaterThan(5);
+      expect(result.bytes).toBeLessThanOrEqual(bytes.length);
+    }
+  });
+
   it('a cancelled load stops reading the stream', async () => {
     const bytes = enc(generateText({ seed: 74, events: 5000 }));
     const signal = { aborted: false };

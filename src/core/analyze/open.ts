@@ -92,7 +92,7 @@ const BUDGET_STEP = 1 << 20;
 /**
  * gzip input is inflated this much at a time; each slice's output is appended (and checked)
  * before the next. What one slice inflates to is allocated inside fflate before that check: at
- * most about 1,032 times the slice (DEFLATE's largest ratio), so about 16.5 MB here; ordinary
+ * most about 1,032 times the slice (DEFLATE's largest ratio), so about 16.9 MB here; ordinary
  * text inflates to a few times the slice. The same size as `GunzipStream`'s own slices; against
  * 64 KiB slices it cost nothing measurable (a 25 MB log: within the run-to-run noise of ~1 %).
  */
@@ -160,7 +160,7 @@ export interface ByteStream {
  * {@link openBytes} for an input that arrives in pieces. Raw JSONL is scanned as it arrives, so
  * reading a large file overlaps with decoding it instead of preceding it; the other forms
  * (containers, JSON arrays) need the whole input and are opened once it is read.
- * @returns the result, and the input as read: all of it, unless the load stopped early
+ * @returns the result, and the text as read (all of it, unless the load stopped early; for tests)
  */
 export async function openStream(stream: ByteStream, options: OpenOptions): Promise<{ result: LoadResult; input: Uint8Array }> {
   const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
@@ -170,14 +170,21 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
   const iterator = stream.chunks[Symbol.asyncIterator]();
   let ended = false;
   /** Append the next piece; false once the input has ended. */
+  /** Bytes the stream delivered, appended or not: the input's size when the load read it all. */
+  let read = 0;
   const fill = async (): Promise<boolean> => {
     if (ended) return false;
     if (options.signal?.aborted) throw new LoadCancelled();
     const next = await iterator.next();
     if (next.done === true) ended = true;
-    else text.append(next.value);
+    else {
+      read += next.value.length;
+      text.append(next.value);
+    }
     return !ended;
   };
+  // The input's size, as `openBytes` reports it, though a load stopped early did not read it all.
+  const size = (): number => Math.max(hint ?? 0, read);
   try {
     // The first bytes tell the form (log-format.md §1.1): the magic, then the first non-blank byte.
     while ((text.length < 4 || firstNonBlankIsBracket(text.view()) === null) && (await fill()));
@@ -189,16 +196,14 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
     }
     const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
     const sessions = await openText(text, options.name, ctx, fill);
-    const input = text.view();
-    // The input's size, as `openBytes` reports it, though a load stopped early did not read it all.
-    const size = Math.max(hint ?? 0, input.length);
-    return { result: { file: options.name, bytes: size, sessions, findings: [] }, input };
+    return { result: { file: options.name, bytes: size(), sessions, findings: [] }, input: text.view() };
   } catch (error) {
     if (!(error instanceof MemoryLimitError)) throw error;
-    // The text buffer could not grow before the form was known: nothing was decoded.
+    // The text buffer could not grow before the form was known, or before a container (read
+    // whole) was: nothing was decoded.
     const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
     const stop = memoryStop(ctx, options.name, error, { byte: text.length, line: null, text: 'file' });
-    return { result: { file: options.name, bytes: text.length, sessions: [failedSession(options.name, ctx, stop)], findings: [] }, input: text.view() };
+    return { result: { file: options.name, bytes: size(), sessions: [failedSession(options.name, ctx, stop)], findings: [] }, input: text.view() };
   } finally {
     if (!ended) await iterator.return?.();
   }
@@ -427,10 +432,9 @@ async function openText(
         more = await (fill as () => Promise<boolean>)();
       } catch (error) {
         if (!(error instanceof MemoryLimitError)) throw error;
-        stop = error;
-        // Scan what was read; the stop below forgets the unfinished line.
-        if (meter === null) scanner.advance(text.length);
-        else stop = meter.advance(text.length) ?? error;
+        // Only a budget refuses, so there is a meter. Scan what was read; the stop below
+        // forgets the unfinished line.
+        stop = (meter as ScanMeter).advance(text.length) ?? error;
         break;
       }
       continue;

@@ -499,14 +499,15 @@ export class TimeTravelIndex {
 
   /**
    * The context curve: derived messages and, with `sizeOf`, model-view size after every step.
-   * Sizes are computed on first request (one call of `sizeOf` per node), then cached.
-   * @param sizeOf size of the derived message of the node with this seq
+   * Sizes are computed on first request (at most one call of `sizeOf` per node), then cached.
+   * @param sizeOf size of the derived message of the node with this seq (and this node id, the
+   *   index into {@link nodeSeqs})
    */
-  curve(sizeOf?: (seq: number) => number): ContextCurve {
+  curve(sizeOf?: (seq: number, node: number) => number): ContextCurve {
     this.messageCurve ??= Int32Array.from(this.sweep((node) => this.c.message[node] as number));
     if (sizeOf && !this.byteCurve) {
       const seqs = this.c.nodeSeq;
-      this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number));
+      this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number, node));
     }
     return { messages: this.messageCurve, bytes: this.byteCurve };
   }

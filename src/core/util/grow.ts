@@ -96,7 +96,7 @@ export class ByteBuffer {
   append(chunk: Uint8Array): void {
     const need = this.size + chunk.length;
     if (need > this.data.length) {
-      let capacity = this.data.length * 2;
+      let capacity = Math.max(16, this.data.length * 2);
       while (capacity < need) capacity *= 2;
       const budget = this.budget;
       if (budget !== null) {
