@@ -5,9 +5,10 @@
  * is scrolled to the end, and brings the selected event into view.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { ViewsWindow } from '../../../protocol/protocol';
+import type { ViewPlace, ViewsWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectSelectedSeq, selectSessionIndex, selectStep } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSelectedSeq, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { useRemote } from '../../hooks/useRemote';
 import { EmptyState } from '../../widgets/EmptyState';
 import { MeasuredList } from '../../widgets/MeasuredList';
 import type { MeasuredListHandle } from '../../widgets/MeasuredList';
@@ -29,9 +30,11 @@ export function toolIndex(window: ViewsWindow | null): ToolIndex {
 
 export function TwoViews() {
   const ready = useAppStore(selectIsReady);
+  const sessionKey = useAppStore(selectSessionKey);
   return (
     <Panel title={VIEWS_TITLE} className="two-views">
-      {ready ? <TwoViewsBody /> : <EmptyState title="No log loaded" />}
+      {/* Keyed by session: open spans, reveals and placements belong to one session. */}
+      {ready ? <TwoViewsBody key={sessionKey} /> : <EmptyState title="No log loaded" />}
     </Panel>
   );
 }
@@ -67,34 +70,32 @@ function TwoViewsBody() {
     if (following.current && total > 0) list.current?.scrollToEnd();
   }, [total, step]);
 
-  // The row that stands for the selected event at this step, from the engine: it may be far from
-  // the loaded rows, or deep inside a span that shows only its first messages. The row is marked,
-  // and brought into view once per selection (its span opened far enough to show the event); an
-  // event not on the surface yet is brought into view when the cursor gets there.
-  const [placed, setPlaced] = useState<{ seq: number; rowSeq: number } | null>(null);
+  // The row that stands for the selected event at this step, from the engine (latest wins while
+  // playing): it may be far from the loaded rows, or deep inside a span that shows only its first
+  // messages. The row is marked, and brought into view once per selection (its span opened far
+  // enough to show the event); an event not on the surface yet is brought into view when the
+  // cursor gets there.
   const revealed = useRef<number | null>(null);
-  const listed = total > 0;
+  const selected = useRef(selectedSeq);
   useEffect(() => {
-    if (selectedSeq === null || !listed) return;
-    let live = true;
-    client.viewPlace(session, step, selectedSeq).then(
-      (place) => {
-        if (!live) return;
-        setPlaced(place === null ? null : { seq: selectedSeq, rowSeq: place.rowSeq });
-        if (place === null || revealed.current === selectedSeq) return;
-        revealed.current = selectedSeq;
-        if (place.index >= SPAN_PREVIEW) {
-          const need = SPAN_PREVIEW + Math.ceil((place.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;
-          setShown((previous) => ((previous.get(place.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(place.rowSeq, need)));
-        }
-        list.current?.scrollIntoView(place.row);
-      },
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, [selectedSeq, step, listed, client, session]);
+    selected.current = selectedSeq;
+  }, [selectedSeq]);
+  const placeKey = selectedSeq !== null && total > 0 ? `${step}|${selectedSeq}` : null;
+  const place = useRemote<ViewPlace | null>(placeKey, async () => {
+    const seq = selectedSeq as number;
+    const found = await client.viewPlace(session, step, seq);
+    if (found !== null && seq === selected.current && revealed.current !== seq) {
+      revealed.current = seq;
+      if (found.index >= SPAN_PREVIEW) {
+        const need = SPAN_PREVIEW + Math.ceil((found.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;
+        setShown((previous) => ((previous.get(found.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(found.rowSeq, need)));
+      }
+      list.current?.scrollIntoView(found.row);
+    }
+    return found;
+  });
+  // While the next step's answer is on its way, the last one for this selection still marks its row.
+  const placedRow = place.data !== null && place.dataKey?.endsWith(`|${String(selectedSeq)}`) ? place.data.rowSeq : null;
 
   if (rows.total === null) return rows.error ? <p className="panel-error">Could not read the views: {rows.error}</p> : null;
   return (
@@ -136,7 +137,7 @@ function TwoViewsBody() {
                   onShow={onShow}
                   tools={tools}
                   selectedSeq={selectedSeq}
-                  holdsSelection={placed !== null && placed.seq === selectedSeq && placed.rowSeq === row.model.seq}
+                  holdsSelection={placedRow === row.model.seq}
                   onSelect={select}
                 />
               );

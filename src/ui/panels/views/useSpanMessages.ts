@@ -69,23 +69,32 @@ export function useSpanMessages(row: ViewRow, shown: number, pageSize: number): 
   const pages = starts.map((start) => cache.get(owner, start));
   const complete = pages.every((page) => page !== undefined);
 
-  // Fetches the missing pages into the cache; its answer only says they are there.
-  const remote = useRemote<boolean>(complete ? null : `${owner}|${want}`, async () => {
+  // Fetches the missing pages into the cache; its answer only says they are there. A failed fetch
+  // is tried again at the next step (the key then changes), not only when the span is reopened.
+  const [failedAt, setFailedAt] = useState<number | null>(null);
+  const retry = failedAt !== null && failedAt !== step ? `|${step}` : '';
+  const remote = useRemote<boolean>(complete ? null : `${owner}|${want}${retry}`, async () => {
     await Promise.all(
       starts.map(async (start) => {
         if (cache.get(owner, start)) return;
-        const page = await client.transcript(session, step, seq, start, pageSize);
-        cache.set(owner, start, page.messages);
+        try {
+          const page = await client.transcript(session, step, seq, start, pageSize);
+          cache.set(owner, start, page.messages);
+        } catch (error) {
+          setFailedAt(step);
+          throw error;
+        }
       }),
     );
     return true;
   });
 
   // While pages load, the span keeps the preview and the pages it has, in order.
-  const have: ViewMessage[] = [...preview];
+  const messages: ViewMessage[] = [...preview];
   for (const page of pages) {
     if (page === undefined) break;
-    have.push(...page);
+    messages.push(...page);
   }
-  return { messages: have.slice(0, want), loading: !complete && remote.loading, error: remote.error };
+  messages.length = Math.min(messages.length, want);
+  return { messages, loading: !complete && remote.loading, error: remote.error };
 }
