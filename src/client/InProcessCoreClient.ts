@@ -1,7 +1,7 @@
 /**
- * The engine on the main thread, behind the same interface as the worker client. Used by tests,
- * where `Worker` is unavailable (jsdom, locked-down embeds), and as `FallbackCoreClient`'s second
- * chance when a worker fails to start (before its handshake). It keeps the same guarantees: a
+ * The engine on the main thread, behind the same interface as the worker client. Used by tests;
+ * by the app where `Worker` is unavailable (jsdom, locked-down embeds); and as
+ * `FallbackCoreClient`'s second chance when a worker fails to start (before its handshake). It keeps the same guarantees: a
  * handshake, and every pending request rejects on `terminate()`.
  */
 import { PROTOCOL_VERSION } from '../protocol/protocol';

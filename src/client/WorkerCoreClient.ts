@@ -134,15 +134,21 @@ export class WorkerCoreClient extends TrackedClient {
    */
   private startWatchdog(probeMs: number, stallMs: number): void {
     if (this.dead) return;
+    let lastTick = performance.now();
     const timer = setInterval(() => {
       if (this.dead) return;
+      const now = performance.now();
+      // A tick that comes late says the page itself was held up (a long render, a suspended
+      // machine): the probe's answer may be waiting behind it, so this tick judges nothing.
+      const late = now - lastTick > 2 * probeMs;
+      lastTick = now;
       const sentAt = this.probeSentAt;
       if (sentAt !== null) {
-        if (!this.stalled && Date.now() - sentAt >= stallMs) this.setStalled(true);
+        if (!late && !this.stalled && now - sentAt >= stallMs) this.setStalled(true);
         return;
       }
       if (this.pendingCount === 0) return;
-      const at = Date.now();
+      const at = now;
       this.probeSentAt = at;
       this.remote.hello().then(
         () => {

@@ -249,9 +249,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         let result: LoadResult;
         let print: string;
         if ('stream' in input) {
-          result = (await openStream(input.stream, options)).result;
+          const opened = await openStream(input.stream, options);
+          result = opened.result;
           // From the file's ends, as for bytes held whole: a load stopped early read only a prefix.
-          print = await fingerprintBlob(input.file);
+          // A file that became unreadable meanwhile still has what was read.
+          print = await fingerprintBlob(input.file).catch(() => fingerprint(opened.input));
         } else {
           print = fingerprint(input.bytes);
           result = await openBytes(input.bytes, options);

@@ -79,7 +79,7 @@ export class TeachingQuery {
         const known = this.totals.get(seq);
         const span = this.span(seq, k, 0, VIEW_TRANSCRIPT_PREVIEW, known === undefined);
         const total = known ?? span.total;
-        this.totals.set(seq, total);
+        if (known === undefined) this.totals.set(seq, total);
         return {
           model: this.message(seq, k),
           transcript: span.seqs.map((s) => this.message(s, k)),
@@ -93,10 +93,14 @@ export class TeachingQuery {
   /** Transcript messages [start, start + count) of the row `seq` at a step (see CoreApi.transcript). */
   transcript(step: number, seq: number, start: number, count: number): TranscriptPage {
     const k = this.clampStep(step);
-    const span = this.span(seq, k, Math.max(0, start), Math.min(count, TRANSCRIPT_PAGE_LIMIT));
+    // With the row's count known, the walk stops at the end of the page.
+    const known = this.totals.get(seq);
+    const span = this.span(seq, k, Math.max(0, start), Math.min(count, TRANSCRIPT_PAGE_LIMIT), known === undefined);
+    const total = known ?? span.total;
+    if (known === undefined) this.totals.set(seq, total);
     return {
-      total: span.total,
-      start: Math.max(0, Math.min(start, span.total)),
+      total,
+      start: Math.max(0, Math.min(start, total)),
       messages: span.seqs.map((s) => this.message(s, k)),
     };
   }

@@ -1,6 +1,6 @@
 /**
  * `openStream` gives what `openBytes` gives for the same bytes, however the input is cut into
- * pieces: raw JSONL scanned as it arrives, every other form once it is whole. It stops at a
+ * pieces (and, without a memory limit, whether or not its size is known): raw JSONL scanned as it arrives, every other form once it is whole. It stops at a
  * memory limit like `openBytes`, and a cancel stops the reading.
  */
 import { readdirSync, readFileSync } from 'node:fs';

@@ -173,5 +173,4 @@ export class PackedMembers {
   event(k: number): Record<string, unknown> {
     return expandPackedMember(this.row, k, this.times[k] as number);
   }
-
 }

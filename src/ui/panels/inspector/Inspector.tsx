@@ -4,6 +4,7 @@
  * large to send whole arrives clipped (`EventDetail.clipped`); the inspector says so and offers
  * the whole raw line as a download.
  */
+import { DETAIL_RAW_LIMIT } from '../../../protocol/protocol';
 import type { EventDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
 import { selectClient, selectExporting, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
@@ -18,10 +19,10 @@ import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
 
 /**
- * Characters of the raw line rendered (a longer `<pre>` makes layout slow). The engine sends at
- * most `DETAIL_RAW_LIMIT` of them; whichever is smaller is what the user sees.
+ * Characters of the raw line rendered (a longer `<pre>` makes layout slow): what the engine sends
+ * at most, `DETAIL_RAW_LIMIT`, by definition of that limit.
  */
-const RAW_LIMIT = 20_000;
+const RAW_LIMIT = DETAIL_RAW_LIMIT;
 
 /** How much of the raw line the raw pane shows: its first `shown` of `total` characters. */
 function rawShown(detail: EventDetail): { shown: number; total: number } {
