@@ -24,7 +24,7 @@ import type { SessionQuery } from './session-query';
 /** Largest text diffed in the inspector (per side). */
 const MAX_DIFF_TEXT = 200_000;
 
-/** Most rows of the aligned views sent per window (each carries whole messages). */
+/** Most rows of the aligned views sent per window (each carries its model message and a preview of its transcript). */
 const MAX_VIEW_ROWS = 500;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
