@@ -37,6 +37,9 @@ export interface WorkerCoreClientOptions {
   watchdog?: { probeMs: number; stallMs: number } | false;
 }
 
+/** A watchdog tick more than this behind its schedule says the page itself was held up. */
+const LATE_TICK_MS = 1000;
+
 const formatDuration = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
 /**
@@ -140,7 +143,7 @@ export class WorkerCoreClient extends TrackedClient {
       const now = performance.now();
       // A tick that comes late says the page itself was held up (a long render, a suspended
       // machine): the probe's answer may be waiting behind it, so this tick judges nothing.
-      const late = now - lastTick > 2 * probeMs;
+      const late = now - lastTick > probeMs + LATE_TICK_MS;
       lastTick = now;
       const sentAt = this.probeSentAt;
       if (sentAt !== null) {

@@ -131,8 +131,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
   const now = deps.now ?? (() => Date.now());
   const pause = deps.pause ?? createMacrotask();
   let loaded: Loaded | null = null;
-  /** Searches started: a paced search stops when a newer one has begun. */
-  let searches = 0;
+  /** Searches started, per session: a paced search stops when a newer one has begun there. */
+  const searches = new Map<number, number>();
   let loadCounter = 0;
   let active: { aborted: boolean } | null = null;
 
@@ -148,6 +148,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     if (!query) throw new Error(loaded ? `no session ${index} in this load` : 'no log is open');
     return query;
   };
+
+  /** The session now at `index`, or null (no load, no playground, no such session). */
+  const currentQuery = (index: number): SessionQuery | null =>
+    index === PLAYGROUND_SESSION ? (playground?.query ?? null) : (loaded?.sessions[index] ?? null);
 
   const teach = (index: number): TeachingQuery => {
     const query = session(index);
@@ -287,9 +291,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     },
 
     async search(query: SearchQuery) {
-      // Latest wins here too: a search typed over a slow one stops the slow one between slices.
-      const generation = ++searches;
-      return session(query.session).searchPaced(query, pause, () => generation !== searches);
+      // Latest wins per session (the main view and the playground search apart): a search typed
+      // over a slow one stops the slow one between slices.
+      const generation = (searches.get(query.session) ?? 0) + 1;
+      searches.set(query.session, generation);
+      return session(query.session).searchPaced(query, pause, () => searches.get(query.session) !== generation);
     },
 
     async surface(index: number, step: number, start: number, count: number) {
@@ -341,8 +347,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     },
 
     async curve(index: number, buckets: number) {
-      const current = loaded;
-      return teach(index).curve(buckets, pause, () => loaded !== current);
+      // Stops when this session is replaced: a new load, or a new playground state.
+      const query = session(index);
+      return teach(index).curve(buckets, pause, () => query !== currentQuery(index));
     },
 
     async exportText(index: number, kind: ExportKind, step: number) {

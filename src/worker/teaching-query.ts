@@ -37,7 +37,7 @@ export class TeachingQuery {
    * the views, asked for at every step while playing, then walk only the preview.
    */
   private readonly totals = new Map<number, number>();
-  /** Derived message size per node seq, for the curve (computed once, see {@link curve}). */
+  /** The run that sizes every node for the curve (see {@link curve}); again after an abort. */
   private sizing: Promise<void> | null = null;
 
   constructor(query: SessionQuery) {

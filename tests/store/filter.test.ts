@@ -38,7 +38,7 @@ describe('filter and search', () => {
     expect(store.getState().search.status).toBe('not-found');
   });
 
-  it('is latest-wins: typing fast sends at most one request in flight and one pending', async () => {
+  it('is latest-wins: each search is sent at once (the engine stops older ones), only the newest answer counts', async () => {
     const { store, client } = await loadedTestStore();
     client.hold();
     const results: Promise<void>[] = [];
@@ -47,14 +47,26 @@ describe('filter and search', () => {
       results.push(store.getState().findNext(1));
     }
     await Promise.resolve();
-    expect(client.callsTo('search')).toHaveLength(1);
-    client.release();
-    await new Promise((r) => setTimeout(r, 0));
+    const texts = client.callsTo('search').map((c) => (c.args[0] as { text: string }).text);
+    expect(texts).toEqual(['s', 'su', 'sum', 'summ', 'summa']);
     client.release();
     await Promise.all(results);
-    const texts = client.callsTo('search').map((c) => (c.args[0] as { text: string }).text);
-    expect(texts).toEqual(['s', 'summa']);
     expect(store.getState().search).toMatchObject({ text: 'summa', seq: 15, status: 'found' });
+  });
+
+  it('ignores an older search that answers after the newest one', async () => {
+    const { store, client } = await loadedTestStore();
+    store.getState().setSearchText('summary');
+    client.hold();
+    const older = store.getState().findNext(1);
+    const letOlderAnswer = client.detachHeld();
+    await store.getState().findNext(-1);
+    letOlderAnswer();
+    await older;
+    expect(store.getState().search.status).toBe('found');
+    // The state is the newer (backward) search's answer, whatever order the answers came in.
+    const backward = await client.search({ session: 0, text: 'summary', filter: store.getState().filter, fromRow: -1, direction: -1 });
+    expect(store.getState().search.seq).toBe(backward.seq);
   });
 
   it('forgets the hit row when the filter changes (row numbers change)', async () => {

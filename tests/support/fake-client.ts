@@ -188,6 +188,14 @@ export class FakeCoreClient implements CoreClient {
     this.held = null;
     for (const go of queue) go();
   }
+  /** Stops holding new answers but keeps those held so far; the returned function lets them through. */
+  detachHeld(): () => void {
+    const queue = this.held ?? [];
+    this.held = null;
+    return () => {
+      for (const go of queue) go();
+    };
+  }
   get heldCount(): number {
     return this.held?.length ?? 0;
   }

@@ -277,6 +277,23 @@ describe('Two views: a long shadowed span', () => {
     expect(transcript).toHaveBeenCalledTimes(2);
   });
 
+  it('tries a failed fetch again once the step moves, once', async () => {
+    const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    const span = within(rows()[0] as HTMLElement).getByRole('group', { name: 'Shadowed by 250: 250 messages' });
+    const transcript = vi.spyOn(client, 'transcript').mockRejectedValueOnce(new Error('busy'));
+    fireEvent.click(within(span).getByRole('button', { name: 'Show 100 more (247 hidden)' }));
+    await waitFor(() => expect(span.textContent).toContain('Could not load the messages: busy'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(transcript).toHaveBeenCalledTimes(1); // not again at once
+    act(() => store.getState().goTo(251));
+    await waitFor(() => expect(transcriptOf(rows()[0] as HTMLElement)).toEqual(range(0, 103)));
+    expect(transcript).toHaveBeenCalledTimes(2);
+    act(() => store.getState().goTo(252));
+    await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
+    expect(transcript).toHaveBeenCalledTimes(2); // nothing more once it worked
+  });
+
   it('keeps an open span\'s pages across steps: a row\'s messages do not change while it is on the surface', async () => {
     const { store, client } = await renderLoaded(<TwoViews />, { events: bigSpan() });
     await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));

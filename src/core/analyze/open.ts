@@ -160,7 +160,7 @@ export interface ByteStream {
  * {@link openBytes} for an input that arrives in pieces. Raw JSONL is scanned as it arrives, so
  * reading a large file overlaps with decoding it instead of preceding it; the other forms
  * (containers, JSON arrays) need the whole input and are opened once it is read.
- * @returns the result, and the text as read (all of it, unless the load stopped early; for tests)
+ * @returns the result, and the text as read (all of it, unless the load stopped early)
  */
 export async function openStream(stream: ByteStream, options: OpenOptions): Promise<{ result: LoadResult; input: Uint8Array }> {
   const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
@@ -169,9 +169,9 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
   const text = hint !== null && (budget === null || budget.fits(hint)) ? ByteBuffer.sized(hint, budget) : new ByteBuffer(hint ?? 1 << 20, budget);
   const iterator = stream.chunks[Symbol.asyncIterator]();
   let ended = false;
-  /** Append the next piece; false once the input has ended. */
   /** Bytes the stream delivered, appended or not: the input's size when the load read it all. */
   let read = 0;
+  /** Append the next piece; false once the input has ended. */
   const fill = async (): Promise<boolean> => {
     if (ended) return false;
     if (options.signal?.aborted) throw new LoadCancelled();

@@ -76,15 +76,18 @@ function TwoViewsBody() {
   // enough to show the event); an event not on the surface yet is brought into view when the
   // cursor gets there.
   const revealed = useRef<number | null>(null);
-  const selected = useRef(selectedSeq);
-  useEffect(() => {
-    selected.current = selectedSeq;
-  }, [selectedSeq]);
   const placeKey = selectedSeq !== null && total > 0 ? `${step}|${selectedSeq}` : null;
+  // The key now asked for: an answer for an older step or selection reveals nothing.
+  const wanted = useRef(placeKey);
+  useEffect(() => {
+    wanted.current = placeKey;
+  }, [placeKey]);
   const place = useRemote<ViewPlace | null>(placeKey, async () => {
-    const seq = selectedSeq as number;
+    if (selectedSeq === null) return null;
+    const seq = selectedSeq;
+    const key = `${step}|${seq}`;
     const found = await client.viewPlace(session, step, seq);
-    if (found !== null && seq === selected.current && revealed.current !== seq) {
+    if (found !== null && key === wanted.current && revealed.current !== seq) {
       revealed.current = seq;
       if (found.index >= SPAN_PREVIEW) {
         const need = SPAN_PREVIEW + Math.ceil((found.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;

@@ -69,23 +69,25 @@ export function useSpanMessages(row: ViewRow, shown: number, pageSize: number): 
   const pages = starts.map((start) => cache.get(owner, start));
   const complete = pages.every((page) => page !== undefined);
 
-  // Fetches the missing pages into the cache; its answer only says they are there. A failed fetch
-  // is tried again at the next step (the key then changes), not only when the span is reopened.
-  const [failedAt, setFailedAt] = useState<number | null>(null);
-  const retry = failedAt !== null && failedAt !== step ? `|${step}` : '';
-  const remote = useRemote<boolean>(complete ? null : `${owner}|${want}${retry}`, async () => {
-    await Promise.all(
-      starts.map(async (start) => {
-        if (cache.get(owner, start)) return;
-        try {
+  // Fetches the missing pages into the cache; its answer only says they are there. The key holds
+  // the step of the last attempt, and moves to the current step only after a failure: a failed
+  // fetch is tried again once the step moves (not at once, and not at every step after).
+  const [attempt, setAttempt] = useState(() => ({ step, failed: false }));
+  const keyStep = attempt.failed && attempt.step !== step ? step : attempt.step;
+  const remote = useRemote<boolean>(complete ? null : `${owner}|${want}|${keyStep}`, async () => {
+    try {
+      await Promise.all(
+        starts.map(async (start) => {
+          if (cache.get(owner, start)) return;
           const page = await client.transcript(session, step, seq, start, pageSize);
           cache.set(owner, start, page.messages);
-        } catch (error) {
-          setFailedAt(step);
-          throw error;
-        }
-      }),
-    );
+        }),
+      );
+    } catch (error) {
+      setAttempt({ step: keyStep, failed: true });
+      throw error;
+    }
+    setAttempt((previous) => (previous.failed ? { step: keyStep, failed: false } : previous));
     return true;
   });
 
