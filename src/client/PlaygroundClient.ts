@@ -40,6 +40,7 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
     views: (_session, step, start, count) => client.views(S, step, start, count),
     transcript: (_session, step, seq, start, count) => client.transcript(S, step, seq, start, count),
     viewPlace: (_session, step, seq) => client.viewPlace(S, step, seq),
+    blockText: (_session, seq, block) => client.blockText(S, seq, block),
     replaceDetail: (_session, replacement) => client.replaceDetail(S, replacement),
     curve: (_session, buckets) => client.curve(S, buckets),
     exportText: (_session, kind, step) => client.exportText(S, kind, step),

@@ -172,6 +172,9 @@ export abstract class TrackedClient implements CoreClient {
   viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null> {
     return this.call('viewPlace', [session, step, seq]);
   }
+  blockText(session: number, seq: number, block: number): Promise<string> {
+    return this.call('blockText', [session, seq, block]);
+  }
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
     return this.call('replaceDetail', [session, replacement]);
   }

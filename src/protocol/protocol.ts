@@ -519,6 +519,11 @@ export interface CoreApi {
    * span) wherever it is. Null when the event was not on the surface by that step.
    */
   viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null>;
+  /**
+   * The whole text of block `block` of event `seq`'s chat message, as {@link ViewMessage.blocks}
+   * gives it clipped (`truncated`). Rejects when the event has no such block.
+   */
+  blockText(session: number, seq: number, block: number): Promise<string>;
   /** The replace inspector's data for one replacement. */
   replaceDetail(session: number, replacement: number): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */

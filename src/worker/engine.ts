@@ -338,6 +338,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       return teach(index).transcript(step, seq, start, count);
     },
 
+    async blockText(index: number, seq: number, block: number) {
+      return teach(index).blockText(seq, block);
+    },
+
     async viewPlace(index: number, step: number, seq: number) {
       return teach(index).viewPlace(step, seq);
     },

@@ -18,7 +18,7 @@ import type {
   ViewsWindow,
 } from '../protocol/protocol';
 import { TRANSCRIPT_PAGE_LIMIT, VIEW_TRANSCRIPT_PREVIEW } from '../protocol/protocol';
-import { contentText, derivedSize, estimateTokens, TOKEN_METHOD, viewMessage } from './messages';
+import { blockText, contentText, derivedSize, estimateTokens, TOKEN_METHOD, viewMessage } from './messages';
 import type { SessionQuery } from './session-query';
 
 /** Largest text diffed in the inspector (per side). */
@@ -51,6 +51,16 @@ export class TeachingQuery {
     } catch {
       return null;
     }
+  }
+
+  /** The whole text of block `index` of `seq`'s chat row (see CoreApi.blockText). */
+  blockText(seq: number, index: number): string {
+    const i = seq - this.s.baseSeq;
+    if (!Number.isInteger(i) || i < 0 || i >= this.s.log.length) throw new Error(`no event with seq ${seq}`);
+    const type = this.s.columns.types[this.s.columns.typeId[i] as number] as string;
+    const text = blockText(this.event(seq), type, index);
+    if (text === null) throw new Error(`seq ${seq} has no block ${index}`);
+    return text;
   }
 
   private message(seq: number, step: number): ViewMessage {

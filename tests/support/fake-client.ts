@@ -531,6 +531,17 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
+  blockText(session: number, seq: number, block: number): Promise<string> {
+    const pg = this.sandbox('blockText', [session, seq, block]);
+    if (pg) return pg.then((c) => c.blockText(0, seq, block));
+    return this.answer('blockText', [session, seq, block], () => {
+      const event = this.eventAt(seq);
+      const text = event ? viewMessage(event, 'current', Infinity).blocks[block]?.text : undefined;
+      if (text === undefined) throw new Error(`seq ${seq} has no block ${block}`);
+      return text;
+    });
+  }
+
   viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null> {
     const pg = this.sandbox('viewPlace', [session, step, seq]);
     if (pg) return pg.then((c) => c.viewPlace(0, step, seq));

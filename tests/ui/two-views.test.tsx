@@ -100,14 +100,14 @@ describe('Two views', () => {
   });
 
   it('clips long text, and loads the full text of a block the engine clipped', async () => {
-    const { store, client } = await renderLoaded(<TwoViews />, { blockClip: 10 });
+    const { client } = await renderLoaded(<TwoViews />, { blockClip: 10 });
     await waitFor(() => expect(modelSeqs()).toEqual([28, 24]));
     const model = rows()[0]!.querySelector('.vw-model') as HTMLElement;
     expect(model.textContent).toContain('Summary of');
     expect(model.textContent).not.toContain('Summary of everything');
     fireEvent.click(within(model).getByRole('button', { name: 'Load the full text from the log' }));
     await waitFor(() => expect(model.textContent).toContain('Summary of everything'));
-    expect(client.callsTo('detail').at(-1)?.args).toEqual([0, 28, store.getState().step]);
+    expect(client.callsTo('blockText').at(-1)?.args).toEqual([0, 28, 0]);
   });
 
   it('clips text longer than the preview with a Show all control', async () => {

@@ -68,6 +68,24 @@ describe('aligned views', () => {
     expect(await engine.viewPlace(0, k, 0)).toBeNull();
   });
 
+  it('give the whole text of a block the views clipped', async () => {
+    const engine = createEngine({ pause: async () => {} });
+    const long = `${'word '.repeat(2000)}END`;
+    const lines = [
+      '{"type":"session","version":0,"id":"b","createdAt":0,"delegationDepth":0}',
+      JSON.stringify({ type: 'user/message', seq: 0, time: 0, surfaceOp: 'append', data: { id: 'u0', role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: long }], source: { kind: 'user' } } }),
+    ];
+    await engine.open({ kind: 'text', name: 'b.jsonl', text: `${lines.join('\n')}\n` }, () => {});
+    const [row] = (await engine.views(0, 1, 0, 10)).rows;
+    const block = row!.model.blocks[1]!;
+    expect(block.truncated).toBe(true);
+    expect(block.text.length).toBeLessThan(long.length);
+    expect(await engine.blockText(0, 0, 1)).toBe(long);
+    expect(await engine.blockText(0, 0, 0)).toBe('hi');
+    await expect(engine.blockText(0, 0, 2)).rejects.toThrow('seq 0 has no block 2');
+    await expect(engine.blockText(0, 7, 0)).rejects.toThrow('no event with seq 7');
+  });
+
   it('page the transcript of a row: windows, clamping, and a row not on the surface', async () => {
     const { engine, summary } = await teaching();
     const [checkpoint] = (await engine.views(0, summary.accepted, 0, 50)).rows;

@@ -6,12 +6,11 @@
 import { useCallback } from 'react';
 import type { MessageBlock, ViewMessage } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectSessionIndex, selectStep } from '../../../store/selectors';
+import { selectClient, selectSessionIndex } from '../../../store/selectors';
 import { Badge } from '../../widgets/Badge';
 import { ClippedText } from '../../widgets/ClippedText';
 import { SeqLink } from '../../widgets/SeqLink';
 import { REPLACEMENT_KIND_LABEL, STATE_LABEL, familyClass, familyOfNodeType, formatCount } from '../../format';
-import { blockTextFromEvent } from './fullText';
 
 /** Where the other half of a tool call/result pair is, by call id. */
 export interface ToolIndex {
@@ -24,16 +23,7 @@ type LoadFull = (seq: number, index: number) => Promise<string>;
 function useLoadFull(): LoadFull {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionIndex);
-  const step = useAppStore(selectStep);
-  return useCallback(
-    async (seq, index) => {
-      const detail = await client.detail(session, seq, step);
-      const text = blockTextFromEvent(detail.event, index);
-      if (text === null) throw new Error(`seq ${seq} has no block ${index}`);
-      return text;
-    },
-    [client, session, step],
-  );
+  return useCallback((seq, index) => client.blockText(session, seq, index), [client, session]);
 }
 
 const preview = (text: string, n = 60): string => {
