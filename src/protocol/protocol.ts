@@ -67,6 +67,7 @@ export interface ProgressEvent {
 }
 
 export { FAMILIES } from '../core/analyze/family';
+export { REPLACEMENT_KIND_LABEL } from '../core/analyze/labels';
 export type { Family } from '../core/analyze/family';
 
 /** One session of a load (an export ZIP holds several). */

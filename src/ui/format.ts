@@ -1,5 +1,6 @@
 /** Small display helpers shared by the panels. Pure; no React. */
-import type { EventState, Family, ReplacementKind, Severity } from '../protocol/protocol';
+import { REPLACEMENT_KIND_LABEL } from '../protocol/protocol';
+import type { EventState, Family, Severity } from '../protocol/protocol';
 
 const integer = new Intl.NumberFormat('en-US');
 
@@ -46,11 +47,8 @@ export const STATE_LABEL: Record<EventState, { glyph: string; text: string }> = 
   pending: { glyph: '…', text: 'never folded' },
 };
 
-export const REPLACEMENT_KIND_LABEL: Record<ReplacementKind, string> = {
-  compaction: 'compaction summary',
-  prune: 'tool-result prune',
-  other: 'other',
-};
+/** What the UI calls each kind of replacement (from the core: search matches these words too). */
+export { REPLACEMENT_KIND_LABEL };
 
 export const SEVERITY_LABEL: Record<Severity, { glyph: string; text: string }> = {
   error: { glyph: '✕', text: 'error' },

@@ -3,6 +3,8 @@
  * plain strings that the UI renders as text.
  */
 
+import type { ReplacementKindName } from './labels';
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const MAX = 160;
 /**
@@ -143,7 +145,7 @@ export function summarizeEvent(event: unknown): string {
 }
 
 /** The kind of a replacement event, for display. */
-export function replacementKind(event: unknown): 'compaction' | 'prune' | 'other' {
+export function replacementKind(event: unknown): ReplacementKindName {
   if (!isObject(event)) return 'other';
   if (event.type === 'tool/result') return 'prune';
   const message = messageOf(event);
