@@ -6,6 +6,7 @@ import { openBytes } from '../core/analyze/open';
 import type { SessionAnalysis } from '../core/analyze/session';
 import { hasProblems } from '../core/analyze/summary';
 import { formatHuman, toJsonRecord } from './format';
+import { runGrep } from './grep';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -14,6 +15,7 @@ export interface CliIo {
 }
 
 export const USAGE = `usage: surface-lens check FILE... [--json]
+       surface-lens grep QUERY PATH... [--json]   (surface-lens grep --help)
 
 Validate DeepSeek Harness session logs (session.jsonl, session.jsonl.zstd, export ZIP,
 stream-json, JSON array) and fold their model-visible surface.
@@ -76,6 +78,7 @@ function readRegularFile(path: string): Uint8Array {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const args = [...argv];
+  if (args[0] === 'grep') return runGrep(args.slice(1), io);
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
     (args.length === 0 ? io.stderr : io.stdout).write(USAGE);
     return args.length === 0 ? 2 : 0;
