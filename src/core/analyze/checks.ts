@@ -11,7 +11,7 @@ import { LoaderCheck } from '../checks/loader';
 import { RelationalCheck } from '../checks/relational';
 import { SeedCheck } from '../checks/seed';
 import type { SurfaceState } from '../fold/surface';
-import { applyPlan, describeFoldError, planEvent } from '../fold/surface';
+import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
 import type { Diagnostic, EventLog, SessionFormat } from '../model';
 import type { FoldProbe } from './session';
 
@@ -48,7 +48,7 @@ function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceS
     const raw = fold.stateAfter(count);
     if (raw !== null) return raw;
     // The loader accepted these events unchanged, so the raw fold accepted them too: no refusal.
-    const fresh: SurfaceState = { nodes: [], replaceGeneration: 0 };
+    const fresh = emptySurfaceState();
     for (let i = 0; i < count; i++) applyPlan(fresh, planEvent(log.event(i), i, fresh.nodes, lookup));
     return fresh;
   };

@@ -9,7 +9,7 @@ import type { PackedMembers } from '../decode/packed';
 import { CompactionQaCheck } from '../qa/compaction';
 import { deriveEventMessage } from '../fold/manager';
 import type { Plan, SurfaceState } from '../fold/surface';
-import { applyPlan, describeFoldError, planEvent } from '../fold/surface';
+import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
 import { TimeTravelBuilder } from '../index/timetravel';
 import type { TimeTravelIndex } from '../index/timetravel';
 import type {
@@ -91,7 +91,7 @@ export class SessionAnalyzer implements TextEventSink {
   private baseSeq: number;
   private readonly columns = new ColumnsBuilder();
   private builder: TimeTravelBuilder | null = null;
-  private readonly state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  private readonly state: SurfaceState = emptySurfaceState();
   private readonly replacements: Replacement[] = [];
   private error: SurfaceErrorInfo | null = null;
   private accepted = 0;
@@ -111,7 +111,7 @@ export class SessionAnalyzer implements TextEventSink {
     const probe: FoldProbe = {
       errorAt: (index) => (this.error !== null && this.error.index === index ? this.error.message : null),
       stateAfter: (count) =>
-        this.accepted === count ? { nodes: this.state.nodes.slice(), replaceGeneration: this.state.replaceGeneration } : null,
+        this.accepted === count ? { nodes: this.state.nodes.clone(), replaceGeneration: this.state.replaceGeneration } : null,
     };
     this.checks = options.checksFor ? options.checksFor(probe) : [];
     this.qa =

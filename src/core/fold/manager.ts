@@ -6,7 +6,7 @@
  * candidate leaves no trace.
  */
 import type { Plan, SurfaceState } from './surface';
-import { applyPlan, planEvent, SURFACE_TYPES } from './surface';
+import { applyPlan, emptySurfaceState, planEvent, SURFACE_TYPES } from './surface';
 
 /** The read side of a log the manager borrows: a growing array of events. */
 export interface BorrowedLog {
@@ -21,7 +21,9 @@ export interface BorrowedLog {
 export class SurfaceManager {
   private readonly log: BorrowedLog;
   private readonly baseSeq: number;
-  private readonly state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  private readonly state: SurfaceState = emptySurfaceState();
+  /** `nodes` as an array, rebuilt only after the fold moved. */
+  private nodesCache: { processed: number; nodes: number[] } = { processed: -1, nodes: [] };
   private lastProcessedSeq: number;
   private pending: { event: unknown; expected: number; plan: Plan } | null = null;
   private derivedCache: { generation: number; nodes: number; messages: unknown[] } = {
@@ -70,10 +72,13 @@ export class SurfaceManager {
     this.pending = { event: candidate, expected, plan };
   }
 
-  /** The live node array (read-only by contract). */
+  /** The current nodes as an array (read-only by contract; the same array until the fold moves). */
   get nodes(): readonly number[] {
     this.catchUp();
-    return this.state.nodes;
+    if (this.nodesCache.processed !== this.lastProcessedSeq) {
+      this.nodesCache = { processed: this.lastProcessedSeq, nodes: this.state.nodes.slice() };
+    }
+    return this.nodesCache.nodes;
   }
 
   get replaceGeneration(): number {
@@ -94,7 +99,7 @@ export class SurfaceManager {
     const current = this.derivedCache;
     const nodes = this.state.nodes;
     for (let i = current.nodes; i < nodes.length; i++) {
-      const message = deriveEventMessage(this.lookup(nodes[i] as number));
+      const message = deriveEventMessage(this.lookup(nodes.at(i) as number));
       if (message !== null) current.messages.push(message);
     }
     current.nodes = nodes.length;

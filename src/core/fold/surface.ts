@@ -8,8 +8,12 @@
  */
 import type { FoldResult, Replacement } from '../model';
 import { SURFACE_TYPES, SurfaceError } from './errors';
+import type { NodePositions } from './live';
+import { LiveSurface } from './live';
 
 export { SURFACE_TYPES, SurfaceError } from './errors';
+export type { NodePositions } from './live';
+export { LiveSurface } from './live';
 
 /** A validated, not yet applied, change to the surface. */
 export type Plan =
@@ -28,10 +32,18 @@ export type Plan =
 /** Looks up the log event with the given absolute seq (used only by the tool/result rule). */
 export type EventLookup = (seq: number) => unknown;
 
-/** Fold state: the current nodes and how many replaces have been applied. */
+/**
+ * Fold state: the current nodes and how many replaces have been applied. The nodes are a
+ * {@link LiveSurface}, so a replace finds and removes its range in O(log n) per node.
+ */
 export interface SurfaceState {
-  nodes: number[];
+  nodes: LiveSurface;
   replaceGeneration: number;
+}
+
+/** The state before the first event. */
+export function emptySurfaceState(): SurfaceState {
+  return { nodes: new LiveSurface(), replaceGeneration: 0 };
 }
 
 // Property reads on `any` are deliberate throughout: upstream reads event fields with plain
@@ -173,13 +185,13 @@ function checkToolRewrite(event: any, shadowed: readonly number[], lookup: Event
  *
  * @param event the decoded event (any JSON value)
  * @param expected the seq this event must carry (`baseSeq + position`)
- * @param nodes the current surface
+ * @param nodes the current surface (the fold's {@link LiveSurface}, or a plain array)
  * @param lookup finds the original event of a tool/result rewrite by seq
  * @returns the plan to apply
  * @throws SurfaceError with the exact upstream message; a TypeError for the engine-level
  *   failures of malformed events, as upstream in V8
  */
-export function planEvent(event: any, expected: number, nodes: readonly number[], lookup: EventLookup): Plan {
+export function planEvent(event: any, expected: number, nodes: NodePositions, lookup: EventLookup): Plan {
   const seq = event.seq;
   if (seq !== expected) {
     throw new SurfaceError(`session event seq ${seq} is not contiguous; expected ${expected}`, 'surface/contiguity');
@@ -249,7 +261,7 @@ export function applyPlan(state: SurfaceState, plan: Plan): Replacement | null {
     return null;
   }
   if (plan.kind === 'replace') {
-    state.nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, plan.seq);
+    state.nodes.replace(plan.startIdx, plan.endIdx, plan.seq);
     state.replaceGeneration += 1;
     return { seq: plan.seq, start: plan.start, end: plan.end, shadowedSeqs: plan.shadowed };
   }
@@ -260,7 +272,7 @@ export function applyPlan(state: SurfaceState, plan: Plan): Replacement | null {
  * Fold a whole log from seq 0 (surface.md §4). Throws on the first event the fold refuses.
  */
 export function foldSurface(events: readonly unknown[]): FoldResult {
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  const state = emptySurfaceState();
   const replacements: Replacement[] = [];
   const lookup: EventLookup = (seq) => events[seq];
   for (let i = 0; i < events.length; i++) {
@@ -290,7 +302,7 @@ export function describeFoldError(error: unknown): { message: string; rule: stri
  * and the refusal (surface.md §4 "Conformance output").
  */
 export function foldStepwise(events: readonly unknown[], baseSeq = 0): StepwiseFold {
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  const state = emptySurfaceState();
   const replacements: Replacement[] = [];
   const lookup: EventLookup = (seq) => events[seq - baseSeq];
   for (let i = 0; i < events.length; i++) {

@@ -15,7 +15,7 @@ import { isLosslessJson, mayHoldLossyNumber } from '../../../src/core/checks/los
 import { RelationalCheck } from '../../../src/core/checks/relational';
 import { SeedCheck } from '../../../src/core/checks/seed';
 import { JsonlScanner } from '../../../src/core/decode/jsonl';
-import { applyPlan, describeFoldError, planEvent } from '../../../src/core/fold/surface';
+import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../../../src/core/fold/surface';
 import type { SurfaceState } from '../../../src/core/fold/surface';
 import { generateText } from '../../../src/core/gen/generate';
 import { Rng } from '../../../src/core/gen/rng';
@@ -87,7 +87,7 @@ function diagnosticsOf(text: string, fast: boolean): Diagnostic[] {
  * delegation; the loader folds every upgraded event itself.
  */
 function slowChecks(header: ReturnType<typeof checkHeaderLine> | null, log: EventLog): EventCheck[] {
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  const state: SurfaceState = emptySurfaceState();
   const quiet = { sessionId: header?.sessionId ?? '', messageIdAt: () => undefined, upgraded: () => {} };
   const lookup = (seq: number): unknown => {
     try {
@@ -96,7 +96,7 @@ function slowChecks(header: ReturnType<typeof checkHeaderLine> | null, log: Even
       return log.event(seq);
     }
   };
-  const rawState: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  const rawState: SurfaceState = emptySurfaceState();
   const rawStep = (event: unknown, index: number): string | null => {
     try {
       applyPlan(rawState, planEvent(event, index, rawState.nodes, (seq) => log.event(seq)));

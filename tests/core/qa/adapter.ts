@@ -4,8 +4,8 @@
  * the context's contract: `planAt` only for the event just fed, `eventAt` only for earlier
  * events, and records every `eventAt` call so tests can check that re-parsing stays lazy.
  */
-import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
-import { applyPlan, describeFoldError, planEvent } from '../../../src/core/fold/surface';
+import type { NodePositions, Plan, SurfaceState } from '../../../src/core/fold/surface';
+import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../../../src/core/fold/surface';
 import type { Diagnostic } from '../../../src/core/model';
 import type { CompactionQaOptions } from '../../../src/core/qa';
 import { CompactionQaCheck } from '../../../src/core/qa';
@@ -53,7 +53,7 @@ class ArrayFoldContext implements QaFoldContext {
     return this.plan;
   }
 
-  nodes(): readonly number[] {
+  nodes(): NodePositions {
     return this.state.nodes;
   }
 
@@ -72,7 +72,7 @@ class ArrayFoldContext implements QaFoldContext {
 export function runQa(events: readonly unknown[], options: RunQaOptions = {}): QaRun {
   const first = events[0] as { seq?: unknown } | undefined;
   const baseSeq = options.baseSeq ?? (typeof first?.seq === 'number' ? first.seq : 0);
-  const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  const state: SurfaceState = emptySurfaceState();
   const ctx = new ArrayFoldContext(events, baseSeq, state, options.logOnlyAsNull ?? false);
   const check = new CompactionQaCheck(ctx, options);
   const lookup = (seq: number): unknown => events[seq - baseSeq];

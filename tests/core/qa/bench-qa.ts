@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import type { EventCheck } from '../../../src/core/checks/check';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
 import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
-import { applyPlan, planEvent } from '../../../src/core/fold/surface';
+import { applyPlan, emptySurfaceState, planEvent } from '../../../src/core/fold/surface';
 import type { Diagnostic } from '../../../src/core/model';
 import { CompactionQaCheck } from '../../../src/core/qa';
 import type { QaFoldContext } from '../../../src/core/qa';
@@ -102,7 +102,7 @@ function cpuNow(): number {
 
 /** A streaming fold plus the checks of a variant, as the analyzer runs them. */
 class Pass {
-  private readonly state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+  private readonly state: SurfaceState = emptySurfaceState();
   private plan: Plan | null = null;
   eventAtCalls = 0;
   readonly qa: CompactionQaCheck | null;

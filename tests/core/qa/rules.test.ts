@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionScript } from '../../../src/core/gen/script';
 import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
-import { applyPlan, planEvent } from '../../../src/core/fold/surface';
+import { applyPlan, emptySurfaceState, planEvent } from '../../../src/core/fold/surface';
 import { CompactionQaCheck, QA_RULES } from '../../../src/core/qa';
 import { byRule, runQa } from './adapter';
 import type { Ev } from './logs';
@@ -561,7 +561,7 @@ describe('context and streaming contract', () => {
 
   it('says so and stops when it is not fed every event the fold applies', () => {
     const events = eventsOf(cleanSession().script);
-    const state: SurfaceState = { nodes: [], replaceGeneration: 0 };
+    const state: SurfaceState = emptySurfaceState();
     let plan: Plan | null = null;
     const check = new CompactionQaCheck({ planAt: () => plan, nodes: () => state.nodes, eventAt: (seq) => events[seq] });
     events.forEach((event, i) => {
