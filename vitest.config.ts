@@ -48,6 +48,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/ui/**/*.test.tsx', 'tests/store/**/*.test.ts', 'tests/client/**/*.test.ts'],
           setupFiles: ['tests/support/jsdom-setup.ts'],
+          testTimeout: 20_000,
         },
       },
       {
