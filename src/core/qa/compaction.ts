@@ -31,7 +31,6 @@ import {
   formatId,
   formatList,
   formatValue,
-  holds,
 } from './shapes';
 import { derivedMessage, derivedMessageSize, jsonLength, jsonUpperBound } from './size';
 
@@ -94,6 +93,44 @@ interface AwaitedResult {
   callSeq: number;
 }
 
+/** Current nodes by tool call id: one node (the usual case) or several. */
+type Owners = Map<string, NodeInfo | NodeInfo[]>;
+
+/** A current node that holds one side of a tool-call pair a replace split. */
+interface Split {
+  /** The node's index on the surface. */
+  at: number;
+  /** 0: its result answers a shadowed call; 1: one of its calls has a shadowed result. */
+  side: 0 | 1;
+  /** For side 1, the index of that result in the lost results. */
+  i: number;
+  info: NodeInfo;
+}
+
+function addOwner(owners: Owners, callId: string, info: NodeInfo): void {
+  const current = owners.get(callId);
+  if (current === undefined) owners.set(callId, info);
+  else if (Array.isArray(current)) current.push(info);
+  else owners.set(callId, [current, info]);
+}
+
+function removeOwner(owners: Owners, callId: string, info: NodeInfo): void {
+  const current = owners.get(callId);
+  if (current === info) owners.delete(callId);
+  else if (Array.isArray(current)) {
+    const i = current.indexOf(info);
+    if (i >= 0) current.splice(i, 1);
+    if (current.length === 0) owners.delete(callId);
+  }
+}
+
+function forOwners(owners: Owners, callId: string, visit: (info: NodeInfo) => void): void {
+  const current = owners.get(callId);
+  if (current === undefined) return;
+  if (Array.isArray(current)) for (const info of current) visit(info);
+  else visit(current);
+}
+
 /**
  * The compaction QA check. Feed it every decoded event in order, after the fold has applied it;
  * `ctx` answers for that event. Seqs in findings are the events' seqs (equal to the index for a
@@ -113,10 +150,15 @@ export class CompactionQaCheck implements EventCheck {
   /** Surface appends so far: the growth counter. */
   private appends = 0;
   /**
-   * One record per current surface node, in surface order: a mirror of the fold's nodes kept
-   * with the same push/splice the fold applies (surface.md §3.3), so no lookup by seq is needed.
+   * One record per current surface node, by seq: a mirror of the fold's nodes, kept with the
+   * appends and replaces the fold applies (surface.md §3.3). Surface order, needed only to list
+   * split tool-call pairs, comes from the fold's own nodes (`ctx.nodes().indexOf`).
    */
-  private readonly surface: NodeInfo[] = [];
+  private readonly surface = new Map<number, NodeInfo>();
+  /** The current nodes answering each tool call id (`NodeInfo.result`). */
+  private readonly resultOwners: Owners = new Map();
+  /** The current nodes making each tool call (`NodeInfo.calls`). */
+  private readonly callOwners: Owners = new Map();
   /** Compaction brackets by compactionId. */
   private readonly brackets = new Map<string, Bracket>();
   /** The last `compaction/prune`, while not yet paired with a tool/result replacement. */
@@ -169,7 +211,7 @@ export class CompactionQaCheck implements EventCheck {
     } else if (plan.kind === 'append') {
       this.appends++;
       const info = describeNode(event, plan.seq);
-      this.surface.push(info);
+      this.enter(info);
       if (this.awaited !== null && info.result !== null) this.resultArrived(this.awaited, info.result, plan.seq);
     } else {
       this.replace(event, plan, line);
@@ -286,13 +328,9 @@ export class CompactionQaCheck implements EventCheck {
   // ----- replace events (rare; the expensive work lives here) ---------------------------------
 
   private replace(event: Rec, plan: ReplacePlan, line: number | null): void {
-    const { startIdx, endIdx, shadowed } = plan;
-    // The mirror must hold exactly the shadowed nodes there (a guard: it always does when the
-    // check saw every event the fold applied; if not, the check stops rather than guess).
-    for (let i = startIdx; i <= endIdx; i++) {
-      const info = this.surface[i];
-      if (info === undefined || info.seq !== shadowed[i - startIdx]) return this.lostTrack(plan.seq, line);
-    }
+    // The mirror must hold the shadowed nodes (a guard: it always does when the check saw
+    // every event the fold applied; if not, the check stops rather than guess).
+    for (const old of plan.shadowed) if (!this.surface.has(old)) return this.lostTrack(plan.seq, line);
     const node = describeNode(event, plan.seq);
     const type = event.type;
     if (type === 'tool/result') {
@@ -303,7 +341,7 @@ export class CompactionQaCheck implements EventCheck {
     }
     this.pairing(node, plan, line);
     // Same guard after the splice: the mirror and the fold's surface agree in length.
-    if (this.surface.length !== this.ctx.nodes().length) this.lostTrack(plan.seq, line);
+    if (this.surface.size !== this.ctx.nodes().length) this.lostTrack(plan.seq, line);
   }
 
   /** The mirror disagrees with the fold (the check missed an event): say so and stop. */
@@ -323,10 +361,15 @@ export class CompactionQaCheck implements EventCheck {
     return info.size >= 0 ? info.size : info.bound;
   }
 
-  /** Sum of the lower size bounds of the nodes at [from, to], stopping once it reaches `enough`. */
-  private lowerTotal(from: number, to: number, enough: number): number {
+  /** The record of a current node (present: the guard in `replace` checked it). */
+  private info(seq: number): NodeInfo {
+    return this.surface.get(seq) as NodeInfo;
+  }
+
+  /** Sum of the lower size bounds of these nodes, stopping once it reaches `enough`. */
+  private lowerTotal(seqs: readonly number[], enough: number): number {
     let total = 0;
-    for (let i = from; i <= to && total < enough; i++) total += CompactionQaCheck.lowerSize(this.surface[i] as NodeInfo);
+    for (let i = 0; i < seqs.length && total < enough; i++) total += CompactionQaCheck.lowerSize(this.info(seqs[i] as number));
     return total;
   }
 
@@ -358,7 +401,7 @@ export class CompactionQaCheck implements EventCheck {
     // it was appended); the original is re-parsed for its exact size only when that does not
     // decide. (An upper bound of the copy rarely decides: a copy is typically half the original
     // while the bound allows 6 characters per code unit.)
-    const original = this.surface[plan.startIdx] as NodeInfo;
+    const original = this.info(plan.shadowed[0] as number);
     const message = derivedMessage(event);
     const size = message === null ? 0 : jsonLength(message);
     node.size = size;
@@ -429,13 +472,12 @@ export class CompactionQaCheck implements EventCheck {
     // the replaced messages are at least as large.
     const message = derivedMessage(event);
     const upper = jsonUpperBound(message);
-    const { startIdx, endIdx } = plan;
-    if (this.lowerTotal(startIdx, endIdx, upper) < upper) {
+    if (this.lowerTotal(shadowed, upper) < upper) {
       const size = message === null ? 0 : jsonLength(message);
       node.size = size;
-      if (this.lowerTotal(startIdx, endIdx, size) < size) {
+      if (this.lowerTotal(shadowed, size) < size) {
         let total = 0;
-        for (let i = startIdx; i <= endIdx && total < size; i++) total += this.exactSize(this.surface[i] as NodeInfo);
+        for (let i = 0; i < shadowed.length && total < size; i++) total += this.exactSize(this.info(shadowed[i] as number));
         if (total < size) {
           this.report(
             QA_RULES.summaryLarger,
@@ -467,10 +509,9 @@ export class CompactionQaCheck implements EventCheck {
     const resultSeqs = this.lostResultSeqs;
     callIds.length = callSeqs.length = resultIds.length = resultSeqs.length = 0;
     let repeated = node.checkpointAt < 0;
-    const { startIdx, endIdx } = plan;
-    for (let i = startIdx; i <= endIdx; i++) {
-      const info = this.surface[i] as NodeInfo;
-      const old = info.seq;
+    for (const old of plan.shadowed) {
+      const info = this.info(old);
+      this.leave(info);
       if (!repeated && info.checkpointAt === this.appends) {
         repeated = true;
         this.report(
@@ -497,7 +538,7 @@ export class CompactionQaCheck implements EventCheck {
         resultSeqs.push(old);
       }
     }
-    this.surface.splice(startIdx, endIdx - startIdx + 1, node);
+    this.enter(node);
     if (callIds.length === 0 && resultIds.length === 0) return;
     // A side the replacement carries again did not leave (a prune copy keeps its call id).
     if (node.result !== null) {
@@ -526,34 +567,45 @@ export class CompactionQaCheck implements EventCheck {
     }
     for (const callId of resultIds) if (callId !== null) open++;
     if (open === 0) return;
-    for (const info of this.surface) {
-      const current = info.seq;
-      if (info.result !== null) {
-        const i = callIds.indexOf(info.result);
-        if (i >= 0) {
-          callIds[i] = null;
-          this.report(
-            QA_RULES.toolPairing,
-            seq,
-            line,
-            `replacement at seq ${seq} splits tool call ${JSON.stringify(info.result)}: the assistant/message at seq ` +
-              `${callSeqs[i] as number} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
-          );
-        }
-      }
-      const calls = info.calls;
-      if (calls !== null) {
-        for (let i = 0; i < resultIds.length; i++) {
-          const callId = resultIds[i];
-          if (callId === null || callId === undefined || !holds(calls, callId)) continue;
-          this.report(
-            QA_RULES.toolPairing,
-            seq,
-            line,
-            `replacement at seq ${seq} splits tool call ${JSON.stringify(callId)}: its tool/result at seq ` +
-              `${resultSeqs[i] as number} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
-          );
-        }
+    // Report in surface order, as a walk over the current nodes would: for each node, the lost
+    // call its result answers (the first such call still unmatched), then the lost results its
+    // calls made. Only the nodes holding a lost id are visited, found through the owner maps.
+    const found: Split[] = [];
+    const nodes = this.ctx.nodes();
+    const seen = new Set<string>();
+    for (const callId of callIds) {
+      if (callId === null || callId === undefined || seen.has(callId)) continue;
+      seen.add(callId);
+      forOwners(this.resultOwners, callId, (info) => found.push({ at: nodes.indexOf(info.seq), side: 0, i: -1, info }));
+    }
+    seen.clear();
+    for (let i = 0; i < resultIds.length; i++) {
+      const callId = resultIds[i];
+      if (callId === null || callId === undefined) continue;
+      forOwners(this.callOwners, callId, (info) => found.push({ at: nodes.indexOf(info.seq), side: 1, i, info }));
+    }
+    found.sort((a, b) => a.at - b.at || a.side - b.side || a.i - b.i);
+    for (const split of found) {
+      const current = split.info.seq;
+      if (split.side === 0) {
+        const i = callIds.indexOf(split.info.result);
+        if (i < 0) continue; // every lost call with this id is already matched
+        callIds[i] = null;
+        this.report(
+          QA_RULES.toolPairing,
+          seq,
+          line,
+          `replacement at seq ${seq} splits tool call ${JSON.stringify(split.info.result)}: the assistant/message at seq ` +
+            `${callSeqs[i] as number} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
+        );
+      } else {
+        this.report(
+          QA_RULES.toolPairing,
+          seq,
+          line,
+          `replacement at seq ${seq} splits tool call ${JSON.stringify(resultIds[split.i])}: its tool/result at seq ` +
+            `${resultSeqs[split.i] as number} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
+        );
       }
     }
     // A shadowed call whose result is not on the surface yet: if the result arrives later, it
@@ -563,6 +615,26 @@ export class CompactionQaCheck implements EventCheck {
       if (callId === null || callId === undefined) continue;
       (this.awaited ??= new Map()).set(callId, { replaceSeq: seq, line, callSeq: callSeqs[i] as number });
     }
+  }
+
+  /** A node enters the surface: index its tool-call sides. */
+  private enter(info: NodeInfo): void {
+    this.surface.set(info.seq, info);
+    if (info.result !== null) addOwner(this.resultOwners, info.result, info);
+    const calls = info.calls;
+    if (calls === null) return;
+    if (typeof calls === 'string') addOwner(this.callOwners, calls, info);
+    else for (const callId of new Set(calls)) addOwner(this.callOwners, callId, info);
+  }
+
+  /** A node leaves the surface (shadowed). */
+  private leave(info: NodeInfo): void {
+    this.surface.delete(info.seq);
+    if (info.result !== null) removeOwner(this.resultOwners, info.result, info);
+    const calls = info.calls;
+    if (calls === null) return;
+    if (typeof calls === 'string') removeOwner(this.callOwners, calls, info);
+    else for (const callId of new Set(calls)) removeOwner(this.callOwners, callId, info);
   }
 
   /** A tool/result appended for a call whose assistant/message a replace already shadowed. */
