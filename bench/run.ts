@@ -1,49 +1,37 @@
 /**
- * `npm run bench`: generate (or reuse) a large log, then time the baseline and `check` in
- * fresh processes of the same run, and measure seeks. Prints a Markdown table of ratios and
- * writes bench/out/latest.json.
+ * `npm run bench`: generate (or reuse) large logs of each shape, then time the baseline and
+ * `check` in fresh processes of the same run, alternated, and measure seeks. Prints Markdown
+ * tables of ratios and writes bench/out/latest.json.
  *
- *   npm run bench -- [--events 1000000] [--seed 1] [--runs 3] [--no-app]
+ *   npm run bench -- [--shape default|all|NAME,NAME] [--events 1000000[,3000000]] [--seed 1]
+ *                    [--runs 3] [--no-app]
  *
- * Then, unless `--no-app`, the app benchmark (bench/app.ts) on the same log, given this run's
- * `check` time; its table follows and its results go into latest.json under `app`.
+ * Then, unless `--no-app`, the app benchmark (bench/app.ts) on the default log of the first
+ * size, given this run's `check` time; its table follows and its results go into latest.json
+ * under `app`.
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { build } from 'vite';
-import { generateLines } from '../src/core/gen/generate';
+import type { Shape } from './shapes';
+import { ensureLog, SHAPES } from './shapes';
 
-function arg(name: string, fallback: number): number {
+function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? String(process.argv[i + 1]) : fallback;
 }
 
-const events = arg('events', 1_000_000);
-const seed = arg('seed', 1);
-const runs = arg('runs', 3);
+const sizes = arg('events', '1000000').split(',').map(Number);
+const seed = Number(arg('seed', '1'));
+const runs = Number(arg('runs', '3'));
+const shapeArg = arg('shape', 'default');
+const shapes = shapeArg === 'all' ? SHAPES : SHAPES.filter((s) => shapeArg.split(',').includes(s.name));
+if (shapes.length === 0) throw new Error(`unknown --shape ${shapeArg}; one of all, ${SHAPES.map((s) => s.name).join(', ')}`);
 const withApp = !process.argv.includes('--no-app');
 const outDir = join(process.cwd(), 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
-const file = join(outDir, `gen-${events}-seed${seed}.jsonl`);
-
-async function generate(): Promise<void> {
-  if (existsSync(file)) return;
-  const out = createWriteStream(file);
-  let batch: string[] = [];
-  for (const line of generateLines({ seed, events })) {
-    batch.push(line);
-    if (batch.length >= 4096) {
-      if (!out.write(`${batch.join('\n')}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
-      batch = [];
-    }
-  }
-  if (batch.length > 0) out.write(`${batch.join('\n')}\n`);
-  await new Promise<void>((resolve, reject) => {
-    out.once('error', reject);
-    out.end(() => resolve());
-  });
-}
 
 const taskBundle = join(outDir, 'task.mjs');
 
@@ -63,12 +51,14 @@ async function bundleTask(): Promise<void> {
   });
 }
 
-function task(name: string): Record<string, number | string | null> {
+type TaskResult = Record<string, number | string | null>;
+
+function task(name: string, file: string): TaskResult {
   const out = execFileSync(process.execPath, [taskBundle, name, file], {
     encoding: 'utf8',
     maxBuffer: 1 << 24,
   });
-  return JSON.parse(out.trim().split('\n').pop() as string) as Record<string, number | string | null>;
+  return JSON.parse(out.trim().split('\n').pop() as string) as TaskResult;
 }
 
 function median(values: number[]): number {
@@ -76,55 +66,103 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function main(): Promise<void> {
-  const t0 = Date.now();
-  await generate();
-  await bundleTask();
-  const size = statSync(file).size;
-  console.error(`log: ${file} (${(size / 1e6).toFixed(1)} MB, generated/reused in ${Date.now() - t0} ms)`);
-  const baselines: Record<string, number | string | null>[] = [];
-  const checks: Record<string, number | string | null>[] = [];
+interface ShapeResult {
+  shape: string;
+  label: string;
+  file: { path: string; events: number; bytes: number };
+  baseline: { ms: number; peakRss: number; runs: number[] };
+  check: TaskResult & { ms: number; peakRss: number };
+  checkRuns: number[];
+  ratios: { checkOverBaseline: number; checkRssOverFile: number; baselineRssOverFile: number };
+  /** `check` ms per million events. */
+  msPerMillion: number;
+}
+
+/** Baseline and `check`, alternated `runs` times on one log (so both see the same load). */
+function measureLog(shape: Shape, path: string): ShapeResult {
+  const size = statSync(path).size;
+  const baselines: TaskResult[] = [];
+  const checks: TaskResult[] = [];
   for (let i = 0; i < runs; i++) {
-    baselines.push(task('baseline'));
-    checks.push(task('check'));
+    baselines.push(task('baseline', path));
+    checks.push(task('check', path));
   }
-  const seek = task('seek');
   const baseMs = median(baselines.map((b) => b.ms as number));
   const checkMs = median(checks.map((c) => c.ms as number));
   const checkRss = Math.max(...checks.map((c) => c.peakRss as number));
   const baseRss = Math.max(...baselines.map((b) => b.peakRss as number));
-  const last = checks[checks.length - 1] as Record<string, number | string | null>;
+  const last = checks[checks.length - 1] as TaskResult;
+  const events = last.events as number;
+  return {
+    shape: shape.name,
+    label: shape.label,
+    file: { path, events, bytes: size },
+    baseline: { ms: baseMs, peakRss: baseRss, runs: baselines.map((b) => b.ms as number) },
+    check: { ...last, ms: checkMs, peakRss: checkRss },
+    checkRuns: checks.map((c) => c.ms as number),
+    ratios: { checkOverBaseline: checkMs / baseMs, checkRssOverFile: checkRss / size, baselineRssOverFile: baseRss / size },
+    msPerMillion: checkMs / (events / 1e6),
+  };
+}
+
+const mb = (n: number): string => `${(n / 1e6).toFixed(0)} MB`;
+const f = (n: unknown, d = 2): string => (typeof n === 'number' ? n.toFixed(d) : String(n));
+
+function shapeTable(results: ShapeResult[]): string {
+  const rows = results.map(
+    (r) =>
+      `| ${r.shape}: ${r.label} | ${r.file.events.toLocaleString('en')} / ${mb(r.file.bytes)} | ` +
+      `${f(r.baseline.ms, 0)} ms | ${f(r.check.ms, 0)} ms | **${f(r.ratios.checkOverBaseline)}×** | ` +
+      `${f(r.msPerMillion, 0)} ms | **${f(r.ratios.checkRssOverFile)}×** (baseline ${f(r.ratios.baselineRssOverFile)}×) | ` +
+      `${String(r.check.surfaceError ?? 'none')} |`,
+  );
+  return `| log | events / size | baseline, median of ${runs} | \`check\`, median of ${runs} | check / baseline (≤ 1.5×) | \`check\` per 1M events | peak RSS / file (≤ 3×) | fold error |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}`;
+}
+
+async function main(): Promise<void> {
+  await bundleTask();
+  const loadBefore = os.loadavg()[0];
+  const results: ShapeResult[] = [];
+  for (const events of sizes) {
+    for (const shape of shapes) {
+      const t0 = Date.now();
+      const { path } = await ensureLog(shape, events, seed, outDir);
+      console.error(`log: ${path} (${(statSync(path).size / 1e6).toFixed(1)} MB, generated/reused in ${Date.now() - t0} ms)`);
+      const result = measureLog(shape, path);
+      console.error(
+        `  ${shape.name}: check/baseline ${f(result.ratios.checkOverBaseline)}× (${f(result.check.ms, 0)} / ${f(result.baseline.ms, 0)} ms), RSS ${f(result.ratios.checkRssOverFile)}× file`,
+      );
+      results.push(result);
+    }
+  }
+  const main = results.find((r) => r.shape === 'default' && r.file.path.includes(`gen-${String(sizes[0])}-`));
+  const seek = main !== undefined ? task('seek', main.file.path) : null;
   const report = {
     date: new Date().toISOString(),
     node: process.version,
-    file: { events: last.events, bytes: size },
-    baseline: { ms: baseMs, peakRss: baseRss },
-    check: { ms: checkMs, peakRss: checkRss, ...last },
+    cores: os.cpus().length,
+    load: { before: loadBefore, after: os.loadavg()[0] },
+    runs,
+    shapes: results,
     seek,
-    ratios: {
-      checkOverBaseline: checkMs / baseMs,
-      checkRssOverFile: checkRss / size,
-      baselineRssOverFile: baseRss / size,
-    },
   };
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  const mb = (n: number): string => `${(n / 1e6).toFixed(0)} MB`;
-  const f = (n: unknown, d = 2): string => (typeof n === 'number' ? n.toFixed(d) : String(n));
-  console.log(`| measure | value | target |
+  console.log(shapeTable(results));
+  console.log(`\n${os.cpus().length} cores, 1-minute load average ${f(report.load.before)} → ${f(report.load.after)}`);
+  if (seek !== null && main !== undefined) {
+    console.log(`
+| measure (default log, ${main.file.events.toLocaleString('en')} events) | value | target |
 |---|---|---|
-| log | ${String(last.events)} events, ${mb(size)} JSONL | ~1M events, ~85 MB |
-| baseline (read + JSON.parse + expand), median of ${runs} | ${f(baseMs, 0)} ms | — |
-| \`check\` end to end incl. time-travel index, median of ${runs} | ${f(checkMs, 0)} ms | — |
-| **check / baseline** | **${f(report.ratios.checkOverBaseline)}×** | ≤ 1.5× |
 | seek, full surface at a random step: p50 / p99 | ${f(seek.fullP50, 3)} / **${f(seek.fullP99, 3)} ms** | p99 ≤ 2 ms |
 | seek + 60-node surface window with previews: p50 / p99 | ${f(seek.windowP50, 3)} / ${f(seek.windowP99, 3)} ms | — |
-| peak RSS of \`check\` | ${mb(checkRss)} = **${f(report.ratios.checkRssOverFile)}× file** | ≤ 3× file |
-| peak RSS of the baseline | ${mb(baseRss)} = ${f(report.ratios.baselineRssOverFile)}× file | — |
-| nodes that ever lived / replacements | ${String(last.nodesEverLived)} / ${String(last.replacements)} | — |
-| index size (checkpoint every ${String(last.checkpointEvery)} steps) | ${mb(last.indexBytes as number)} | — |`);
-  if (!withApp) return;
+| nodes that ever lived / replacements | ${String(main.check.nodesEverLived)} / ${String(main.check.replacements)} | — |
+| index size (checkpoint every ${String(main.check.checkpointEvery)} steps) | ${mb(main.check.indexBytes as number)} | — |`);
+  }
+  if (!withApp || main === undefined) return;
   const { appTable, runAppBench } = await import('./app');
-  const app = await runAppBench({ file, checkMs });
+  const app = await runAppBench({ file: main.file.path, checkMs: main.check.ms });
   writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ ...report, app }, null, 2)}\n`);
   console.log(`\n${appTable(app)}`);
 }

@@ -101,6 +101,16 @@ export interface GenOptions {
   pruneThreshold?: number | undefined;
   /** Share of tool results long enough to be pruned. Default 0.06. */
   longToolResultRate?: number | undefined;
+  /**
+   * Size range of a long tool result's text, in characters `[min, max]`. Default: just over
+   * the prune threshold (threshold + 200 … threshold × 1.5).
+   */
+  longToolResultChars?: readonly [number, number] | undefined;
+  /**
+   * Scale of the streamed deltas per assistant block (reasoning and text pieces). Default 1;
+   * larger values give longer chunk runs, hence packed rows with more members.
+   */
+  deltaScale?: number | undefined;
   /** Inject exactly one violation of this kind. Default none. */
   violation?: ViolationKind | null | undefined;
   /**
@@ -378,6 +388,8 @@ class LogGenerator {
   private readonly failureRate: number;
   private readonly manualRate: number;
   private readonly pruneThreshold: number;
+  private readonly longChars: readonly [number, number] | null;
+  private readonly deltaScale: number;
   private readonly longRate: number;
   private readonly openTail: boolean;
 
@@ -434,6 +446,8 @@ class LogGenerator {
     this.manualRate = comp?.manualRate ?? 0.06;
     this.pruneThreshold = opts.pruneThreshold ?? 8192;
     this.longRate = opts.longToolResultRate ?? 0.06;
+    this.longChars = opts.longToolResultChars ?? null;
+    this.deltaScale = opts.deltaScale ?? 1;
     this.violation = opts.violation ?? null;
     this.openTail = (opts.openTail ?? false) || this.violation === 'torn-tail';
 
@@ -747,8 +761,9 @@ class LogGenerator {
   }
 
   /** Natural-ish text as stream pieces (one piece ≈ one model token). */
-  private pieces(count: number): string[] {
+  private pieces(unscaled: number): string[] {
     const rng = this.rng;
+    const count = this.deltaScale === 1 ? unscaled : Math.max(1, Math.round(unscaled * this.deltaScale));
     const out: string[] = [];
     const cjk = rng.chance(0.03);
     let sentenceStart = true;
@@ -1224,9 +1239,12 @@ class LogGenerator {
     // Only read/bash/grep produce long output; they are about 2/3 of the calls, so scale the
     // per-call chance to make `longRate` the share over all tool results.
     const long = forceLong || ((call.name === 'read' || call.name === 'bash' || call.name === 'grep') && rng.chance(this.longRate * 1.5));
-    const longChars = Number.isFinite(this.pruneThreshold)
-      ? this.pruneThreshold + rng.int(200, Math.max(400, this.pruneThreshold >> 1))
-      : rng.int(9000, 16000);
+    const longChars =
+      this.longChars !== null
+        ? rng.int(this.longChars[0], this.longChars[1])
+        : Number.isFinite(this.pruneThreshold)
+          ? this.pruneThreshold + rng.int(200, Math.max(400, this.pruneThreshold >> 1))
+          : rng.int(9000, 16000);
 
     let rejected = false;
     if ((call.name === 'bash' || call.name === 'write' || call.name === 'edit') && rng.chance(0.06)) {
