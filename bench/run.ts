@@ -70,10 +70,10 @@ interface ShapeResult {
   shape: string;
   label: string;
   file: { path: string; events: number; bytes: number };
-  baseline: { ms: number; peakRss: number; runs: number[] };
-  check: TaskResult & { ms: number; peakRss: number };
+  baseline: { ms: number; cpuMs: number; peakRss: number; runs: number[] };
+  check: TaskResult & { ms: number; cpuMs: number; peakRss: number };
   checkRuns: number[];
-  ratios: { checkOverBaseline: number; checkRssOverFile: number; baselineRssOverFile: number };
+  ratios: { checkOverBaseline: number; cpuCheckOverBaseline: number; checkRssOverFile: number; baselineRssOverFile: number };
   /** `check` ms per million events. */
   msPerMillion: number;
 }
@@ -90,6 +90,8 @@ function measureLog(shape: Shape, path: string): ShapeResult {
   const baseMs = median(baselines.map((b) => b.ms as number));
   const checkMs = median(checks.map((c) => c.ms as number));
   const checkRss = Math.max(...checks.map((c) => c.peakRss as number));
+  const baseCpu = median(baselines.map((b) => b.cpuMs as number));
+  const checkCpu = median(checks.map((c) => c.cpuMs as number));
   const baseRss = Math.max(...baselines.map((b) => b.peakRss as number));
   const last = checks[checks.length - 1] as TaskResult;
   const events = last.events as number;
@@ -97,10 +99,14 @@ function measureLog(shape: Shape, path: string): ShapeResult {
     shape: shape.name,
     label: shape.label,
     file: { path, events, bytes: size },
-    baseline: { ms: baseMs, peakRss: baseRss, runs: baselines.map((b) => b.ms as number) },
-    check: { ...last, ms: checkMs, peakRss: checkRss },
+    baseline: { ms: baseMs, cpuMs: baseCpu, peakRss: baseRss, runs: baselines.map((b) => b.ms as number) },
+    check: { ...last, ms: checkMs, cpuMs: checkCpu, peakRss: checkRss },
     checkRuns: checks.map((c) => c.ms as number),
-    ratios: { checkOverBaseline: checkMs / baseMs, checkRssOverFile: checkRss / size, baselineRssOverFile: baseRss / size },
+    ratios: {
+      checkOverBaseline: checkMs / baseMs,
+      cpuCheckOverBaseline: checkCpu / baseCpu,
+      checkRssOverFile: checkRss / size, baselineRssOverFile: baseRss / size,
+    },
     msPerMillion: checkMs / (events / 1e6),
   };
 }
@@ -112,12 +118,12 @@ function shapeTable(results: ShapeResult[]): string {
   const rows = results.map(
     (r) =>
       `| ${r.shape}: ${r.label} | ${r.file.events.toLocaleString('en')} / ${mb(r.file.bytes)} | ` +
-      `${f(r.baseline.ms, 0)} ms | ${f(r.check.ms, 0)} ms | **${f(r.ratios.checkOverBaseline)}×** | ` +
+      `${f(r.baseline.ms, 0)} ms | ${f(r.check.ms, 0)} ms | **${f(r.ratios.checkOverBaseline)}×** | ${f(r.ratios.cpuCheckOverBaseline)}× | ` +
       `${f(r.msPerMillion, 0)} ms | **${f(r.ratios.checkRssOverFile)}×** (baseline ${f(r.ratios.baselineRssOverFile)}×) | ` +
       `${String(r.check.surfaceError ?? 'none')} |`,
   );
-  return `| log | events / size | baseline, median of ${runs} | \`check\`, median of ${runs} | check / baseline (≤ 1.5×) | \`check\` per 1M events | peak RSS / file (≤ 3×) | fold error |
-|---|---|---|---|---|---|---|---|
+  return `| log | events / size | baseline, median of ${runs} | \`check\`, median of ${runs} | check / baseline (≤ 1.5×) | the same in CPU time | \`check\` per 1M events | peak RSS / file (≤ 3×) | fold error |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`;
 }
 
@@ -132,7 +138,8 @@ async function main(): Promise<void> {
       console.error(`log: ${path} (${(statSync(path).size / 1e6).toFixed(1)} MB, generated/reused in ${Date.now() - t0} ms)`);
       const result = measureLog(shape, path);
       console.error(
-        `  ${shape.name}: check/baseline ${f(result.ratios.checkOverBaseline)}× (${f(result.check.ms, 0)} / ${f(result.baseline.ms, 0)} ms), RSS ${f(result.ratios.checkRssOverFile)}× file`,
+        `  ${shape.name}: check/baseline ${f(result.ratios.checkOverBaseline)}× (${f(result.check.ms, 0)} / ${f(result.baseline.ms, 0)} ms), ` +
+          `CPU ${f(result.ratios.cpuCheckOverBaseline)}×, RSS ${f(result.ratios.checkRssOverFile)}× file`,
       );
       results.push(result);
     }

@@ -16,6 +16,12 @@ function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+/** CPU time of the whole process so far (every thread: the main one and V8's GC helpers). */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** Piece size of the baseline's reads: a whole 860 MB log would not fit in one string. */
 const PIECE = 64 * 1024 * 1024;
 
@@ -74,7 +80,7 @@ async function main(): Promise<void> {
   if (task === 'baseline') {
     const events = baseline(path);
     const ms = performance.now() - t0;
-    console.log(JSON.stringify({ task, ms, events, peakRss: peakRss() }));
+    console.log(JSON.stringify({ task, ms, cpuMs: cpuMs(), events, peakRss: peakRss() }));
     return;
   }
   const result = await check(path);
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
       JSON.stringify({
         task,
         ms,
+        cpuMs: cpuMs(),
         events: session.log.length,
         nodesEverLived: session.index.nodeCount,
         replacements: session.fold.replacements.length,
