@@ -1,16 +1,17 @@
 /**
  * One benchmark task in a fresh process, so its peak RSS is its own. Prints one JSON line.
  *
- *   node --expose-gc --import tsx bench/task.ts baseline|check|seek FILE
+ *   node --expose-gc --import tsx bench/task.ts baseline|check|seek|zstd FILE
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openBytes } from '../src/core/analyze/open';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
+import { decodeZstdLog } from '../src/core/decode/zstd';
 import { SessionQuery } from '../src/worker/session-query';
 
 const [task, file] = process.argv.slice(2);
-if (!task || !file) throw new Error('usage: task.ts baseline|check|seek FILE');
+if (!task || !file) throw new Error('usage: task.ts baseline|check|seek|zstd FILE');
 
 function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
@@ -81,6 +82,18 @@ async function main(): Promise<void> {
     const events = baseline(path);
     const ms = performance.now() - t0;
     console.log(JSON.stringify({ task, ms, cpuMs: cpuMs(), events, peakRss: peakRss() }));
+    return;
+  }
+  if (task === 'zstd') {
+    // Decoding alone: the structural walk, every frame decompressed and its checksum verified.
+    const buffer = readFileSync(path);
+    const t1 = performance.now();
+    const decoded = await decodeZstdLog(new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+    const ms = performance.now() - t1;
+    const plaintext = decoded.frames.reduce((n, frame) => n + frame.length, 0);
+    console.log(
+      JSON.stringify({ task, ms, cpuMs: cpuMs(), frames: decoded.frames.length, compressed: buffer.byteLength, plaintext, error: decoded.error?.message ?? null, peakRss: peakRss() }),
+    );
     return;
   }
   const result = await check(path);

@@ -94,24 +94,33 @@ function checkProvenance(event: any, shadowed: readonly number[]): void {
     if (src.length === 0 && type !== 'assistant/message') {
       throw new SurfaceError('sourceEventSeqs must not be empty except on assistant/message', 'surface/sources-empty');
     }
-    for (const x of src) {
+    // P3, P4 and P5 in one pass (an assistant message cites every chunk of its step): note the
+    // first non-seq, whether the list ascends, and the first seq not earlier than the event's;
+    // then report in the spec's order, P3 over the whole list before P4 before P5.
+    const seq = event.seq;
+    let ascending = true;
+    let notEarlier = -1;
+    let previous = -1;
+    for (let i = 0; i < src.length; i++) {
+      const x: unknown = src[i];
       if (!isSeqNumber(x)) {
         throw new SurfaceError(
           `session event "${type}" sourceEventSeqs must densely contain non-negative safe integers`,
           'surface/sources-not-seq',
         );
       }
+      if (x <= previous) ascending = false;
+      previous = x;
+      if (notEarlier < 0 && x >= seq) notEarlier = i;
     }
-    if (hasDuplicates(src as number[])) {
+    if (!ascending && hasDuplicates(src as number[])) {
       throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'surface/sources-duplicate');
     }
-    for (const x of src as number[]) {
-      if (x >= event.seq) {
-        throw new SurfaceError(
-          `sourceEventSeqs must reference earlier events: ${x} >= current seq ${event.seq}`,
-          'surface/sources-not-earlier',
-        );
-      }
+    if (notEarlier >= 0) {
+      throw new SurfaceError(
+        `sourceEventSeqs must reference earlier events: ${src[notEarlier] as number} >= current seq ${seq}`,
+        'surface/sources-not-earlier',
+      );
     }
     list = src;
   }
