@@ -1,10 +1,9 @@
 /**
  * `surface-lens`: the Node command line over the same core the app runs in its worker.
+ * This file is process wiring only; the commands are in `commands.ts`, the dispatcher in `run.ts`.
  *
- *   surface-lens check FILE... [--json]
- *
- * Exit status: 0 when nothing is wrong, 1 when any session has a surface error, a decode error
- * or an error diagnostic, 2 for usage errors and unreadable files.
+ * Exit status: 0 when nothing is wrong, 1 when problems were found, 2 for usage errors and
+ * unreadable inputs (and internal errors).
  */
 import { runCli } from './run';
 
