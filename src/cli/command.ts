@@ -4,11 +4,17 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
+import type { Worker } from 'node:worker_threads';
 
-/** Where the CLI writes. */
+/** Where the CLI writes, and how it starts worker threads. */
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown; isTTY?: boolean };
+  /**
+   * Start a worker thread running the CLI's worker entry (`main.ts` with the check-worker role).
+   * Without it, commands do all their work on the calling thread whatever `--jobs` says.
+   */
+  spawnWorker?: () => Worker;
 }
 
 /** One command of the table. */
