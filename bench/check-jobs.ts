@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { generateText } from '../src/core/gen/generate';
 
@@ -45,6 +45,7 @@ function time(args: string[]): number {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const loadBefore = loadavg()[0] as number;
 const serial: number[] = [];
 const parallel: number[] = [];
 for (let r = 0; r < runs; r++) {
@@ -56,5 +57,6 @@ const p = median(parallel);
 process.stdout.write(
   `| check, ${sessions} sessions of ~${events} events | median of ${runs} (ms) |\n|---|---|\n` +
     `| --jobs 1 | ${s.toFixed(0)} |\n| default (--jobs ${availableParallelism()}) | ${p.toFixed(0)} |\n` +
-    `| speed-up (--jobs 1 / default) | ${(s / p).toFixed(2)}× |\n`,
+    `| speed-up (--jobs 1 / default) | ${(s / p).toFixed(2)}× |\n\n` +
+    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] as number).toFixed(1)} after\n`,
 );
