@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/core/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/gen/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/app/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          include: ['tests/core/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/node/**/*.test.ts', 'tests/gen/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/app/**/*.test.ts', 'tests/server/**/*.test.ts'],
           testTimeout: 60_000,
         },
       },

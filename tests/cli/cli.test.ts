@@ -2,7 +2,7 @@
  * `surface-lens check`: JSON Lines records, human output, exit statuses, refusals.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ async function run(args: string[]): Promise<{ code: number; out: string; err: st
   return { code, out, err };
 }
 
+const here = dirname(fileURLToPath(import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'surface-lens-cli-'));
 const header = '{"type":"session","version":0,"id":"cli","createdAt":0,"delegationDepth":0}';
 const user = (seq: number, extra = ''): string =>
@@ -79,16 +80,64 @@ describe('surface-lens check', () => {
   it('exits 2 for usage errors, missing files and special files, with clear messages', async () => {
     expect((await run([])).code).toBe(2);
     expect((await run(['frobnicate'])).err).toContain('unknown command "frobnicate"');
-    expect((await run(['check'])).err).toContain('check needs at least one FILE');
-    expect((await run(['check', '--yaml', good])).err).toContain('unknown option --yaml');
+    expect((await run(['--frobnicate'])).err).toContain('unknown option --frobnicate');
+    const none = await run(['check']);
+    expect(none.code).toBe(2);
+    expect(none.err).toContain('check needs at least one PATH');
+    const yaml = await run(['check', '--yaml', good]);
+    expect(yaml.code).toBe(2);
+    expect(yaml.err).toContain('surface-lens check: unknown option --yaml');
+    expect(yaml.err).toContain('usage: surface-lens check PATH...');
+    const noValue = await run(['check', good, '--memory-limit']);
+    expect(noValue.code).toBe(2);
+    expect(noValue.err).toContain('--memory-limit needs a value');
     const missing = await run(['check', join(dir, 'nope.jsonl')]);
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/cannot open .*nope\.jsonl: ENOENT/);
-    const directory = await run(['check', dir]);
-    expect(directory.code).toBe(2);
-    expect(directory.err).toContain('is not a regular file');
-    expect(directory.err).not.toMatch(/\n\s+at /);
-    expect((await run(['--help'])).code).toBe(0);
+    const device = await run(['check', '/dev/null']);
+    expect(device.code).toBe(2);
+    expect(device.err).toContain('/dev/null is not a regular file');
+    expect(device.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('has --version, top-level --help listing the commands, and per-command --help', async () => {
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.out).toBe(`${(JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/Commands:\n {2}check +validate/);
+    const checkHelp = await run(['check', '--help']);
+    expect(checkHelp.code).toBe(0);
+    expect(checkHelp.out).toContain('usage: surface-lens check PATH...');
+    expect(checkHelp.out).toContain('--memory-limit SIZE');
+    expect((await run(['help', 'check'])).out).toBe(checkHelp.out);
+    // After `--`, `--help` is a path, not a request for help.
+    expect((await run(['check', '--', '--help'])).err).toMatch(/cannot open --help: ENOENT/);
+  });
+
+  it('checks directories: one record per session, skips named on stderr with the reason', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'surface-lens-store-'));
+    const put = (path: string, text: string): void => {
+      mkdirSync(dirname(join(store, path)), { recursive: true });
+      writeFileSync(join(store, path), text);
+    };
+    put('--home-u-p--/s1/session.jsonl', readFileSync(good, 'utf8'));
+    put('--home-u-p--/s2/session.jsonl', readFileSync(bad, 'utf8'));
+    put('--home-u-p--/flat.jsonl', readFileSync(good, 'utf8'));
+    const r = await run(['check', '--json', store]);
+    const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as { file: string; surfaceError: unknown });
+    expect(records.map((x) => x.file)).toEqual([join(store, '--home-u-p--/s1/session.jsonl'), join(store, '--home-u-p--/s2/session.jsonl')]);
+    expect(records[0]!.surfaceError).toBeNull();
+    expect(records[1]!.surfaceError).not.toBeNull();
+    expect(r.err).toContain(`skipped flat-layout: ${join(store, '--home-u-p--/flat.jsonl')} is in the old flat layout`);
+    expect(r.code).toBe(1);
+    const clean = await run(['check', join(store, '--home-u-p--/s1')]);
+    expect(clean.code).toBe(0);
+    expect(clean.out).toContain('s1/session.jsonl (session cli): jsonl, 2 events');
+    const empty = await run(['check', mkdtempSync(join(tmpdir(), 'surface-lens-empty-'))]);
+    expect(empty.code).toBe(1);
+    expect(empty.err).toMatch(/no session log found in /);
   });
 });
 
@@ -134,7 +183,6 @@ describe.skipIf(!HAS_SHARED)(`check on shared vectors and packaged fixtures${SHA
 
 // The published entry point, as `npx surface-lens check` runs it (built by `npm run build:cli`,
 // which `npm ci` runs through `prepare`).
-const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, '..', '..', 'bin', 'surface-lens.mjs');
 const built = existsSync(join(here, '..', '..', 'dist-cli', 'surface-lens.mjs'));
 describe.skipIf(!built)(`bin/surface-lens.mjs${built ? '' : ' [SKIPPED: run npm run build:cli]'}`, () => {

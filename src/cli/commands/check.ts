@@ -1,0 +1,162 @@
+/**
+ * `surface-lens check PATH...`: validate session logs — files, export ZIPs, session
+ * directories, whole stores — on several threads, and report one record per session.
+ */
+import { availableParallelism } from 'node:os';
+import { walkSessions } from '../../node/store';
+import type { SkipReason } from '../../node/store';
+import { loadCheckConfig } from '../check/config';
+import { REPORT_FORMATS, finalReport, streamItem } from '../check/formats';
+import type { ReportFormat, ReportItem } from '../check/formats';
+import { checkFiles } from '../check/pool';
+import { FAIL_ON, fails, findingFails, selectSession } from '../check/select';
+import type { FailOn, RuleSelection } from '../check/select';
+import { UsageError, integerOption, parseCommandArgs } from '../command';
+import type { CliCommand, CliIo } from '../command';
+
+const HELP = `usage: surface-lens check PATH... [--format FORMAT] [--fail-on LEVEL] [--jobs N] [OPTIONS]
+
+Validate DeepSeek Harness session logs and fold their model-visible surface. A PATH is a log
+file (session.jsonl, session.jsonl.zstd, export ZIP, stream-json, JSON array) or a directory:
+a session store root, a project or session directory, or any folder. Directories are walked;
+what is passed over is named on stderr with the reason.
+
+  --format FORMAT       human (default), json (JSON Lines: one object per session),
+                        md (Markdown, for a pull-request comment), junit (JUnit XML for CI)
+  --json                the same as --format json
+  --fail-on LEVEL       error (default), warning or never: what makes the exit status 1
+  --rule RULE           report only this rule, or rules under this prefix (qa/, surface/);
+                        repeatable
+  --ignore-rule RULE    never report this rule or prefix; repeatable; wins over --rule
+  --jobs N              check on N threads (default: the number of cores, ${availableParallelism()} here)
+  --config FILE         settings file (default: ./surface-lens.config.json, or the
+                        "surfaceLens" key of ./package.json): format, failOn, rules,
+                        ignoreRules, jobs; options given here win
+  --memory-limit SIZE   stop reading a file cleanly (rule decode/memory-limit) before its load
+                        would hold more than SIZE (bytes, or with K, M, G: 512M, 2G); by
+                        default no limit is set (Node has its own heap limit)
+  -h, --help            show this help
+
+Progress is shown on stderr when it is a terminal.
+
+Exit status: 0 nothing failed, 1 a session failed (--fail-on) or no session was found,
+2 usage error or unreadable input.
+`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  'fail-on': { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  'ignore-rule': { type: 'string', multiple: true },
+  jobs: { type: 'string', short: 'j' },
+  config: { type: 'string' },
+  'memory-limit': { type: 'string' },
+} as const;
+
+/** Skips worth a line in a report (the rest — READMEs, hidden folders — stay on stderr only). */
+const REPORTED_SKIPS: ReadonlySet<SkipReason> = new Set(['flat-layout', 'special-file']);
+
+/** `512M`, `2G`, `1.5GiB`, `1000000` → bytes (binary units), or null when it is not a size. */
+export function parseSize(text: string): number | null {
+  const match = /^(\d+(?:\.\d+)?)\s*(?:([KMGT])(?:i?B)?|B)?$/i.exec(text.trim());
+  if (!match) return null;
+  const unit = { K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 }[(match[2] ?? '').toUpperCase() as 'K' | 'M' | 'G' | 'T'] ?? 1;
+  const bytes = Math.floor(Number(match[1]) * unit);
+  return Number.isFinite(bytes) && bytes > 0 ? bytes : null;
+}
+
+function oneOf<T extends string>(option: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T)) throw new UsageError(`${option} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+  const config = loadCheckConfig(values.config);
+  let memoryLimitBytes: number | undefined;
+  const limit = values['memory-limit'];
+  if (limit !== undefined) {
+    const bytes = parseSize(limit);
+    if (bytes === null) throw new UsageError(`--memory-limit needs a size such as 512M or 2G, got ${JSON.stringify(limit)}`);
+    memoryLimitBytes = bytes;
+  }
+  if (values.json === true && values.format !== undefined && values.format !== 'json') throw new UsageError(`--json and --format ${values.format} disagree`);
+  const format: ReportFormat = oneOf('--format', values.json === true ? 'json' : values.format, REPORT_FORMATS) ?? config.format ?? 'human';
+  const failOn: FailOn = oneOf('--fail-on', values['fail-on'], FAIL_ON) ?? config.failOn ?? 'error';
+  const jobs = integerOption('--jobs', values.jobs, 1, 1024) ?? config.jobs ?? availableParallelism();
+  const selection: RuleSelection = { rules: values.rule ?? config.rules ?? [], ignore: values['ignore-rule'] ?? config.ignoreRules ?? [] };
+  if (positionals.length === 0) throw new UsageError('check needs at least one PATH (a log file or a directory)');
+
+  let status = 0;
+  const items: ReportItem[] = [];
+  const emit = (item: ReportItem): void => {
+    items.push(item);
+    const text = streamItem(format, item);
+    if (text) io.stdout.write(text);
+  };
+  const walk = await walkSessions(positionals);
+  const inputs = new Set(positionals);
+  for (const skipped of walk.skipped) {
+    // An input that cannot be used at all is an error; entries passed over inside a directory are news.
+    if (inputs.has(skipped.path) && skipped.reason !== 'duplicate') {
+      io.stderr.write(`surface-lens: ${skipped.message}\n`);
+      items.push({ kind: 'unreadable', path: skipped.path, message: skipped.message });
+      status = 2;
+    } else {
+      io.stderr.write(`surface-lens: skipped ${skipped.reason}: ${skipped.message}\n`);
+      if (REPORTED_SKIPS.has(skipped.reason)) items.push({ kind: 'skipped', path: skipped.path, reason: skipped.reason, message: skipped.message });
+    }
+  }
+  for (const note of walk.notes) io.stderr.write(`surface-lens: note [${note.rule}]: ${note.message}\n`);
+
+  const progress = io.stderr.isTTY === true && walk.sources.length > 1;
+  await checkFiles(
+    walk.sources.map((s) => s.path),
+    {
+      jobs,
+      spawn: io.spawnWorker,
+      check: memoryLimitBytes === undefined ? {} : { memoryLimitBytes },
+      onResult: (file) => {
+        if (progress) io.stderr.write('\r\x1b[K');
+        if (file.readError !== null) {
+          io.stderr.write(`surface-lens: ${file.readError}\n`);
+          items.push({ kind: 'unreadable', path: file.path, message: file.readError });
+          status = 2;
+          return;
+        }
+        if (file.sessions.length === 0) {
+          io.stderr.write(`surface-lens: ${file.path}: no session found\n`);
+          if (failOn !== 'never') status = Math.max(status, 1);
+        }
+        for (const finding of file.findings) {
+          emit({ kind: 'finding', path: file.path, finding });
+          if (findingFails(finding, failOn)) status = Math.max(status, 1);
+        }
+        for (const session of file.sessions) {
+          const selected = selectSession(session, selection);
+          const failed = fails(selected, failOn);
+          emit({ kind: 'session', selected, failed });
+          if (failed) status = Math.max(status, 1);
+        }
+      },
+      ...(progress ? { onProgress: (done: number, total: number) => io.stderr.write(`\r\x1b[Kchecked ${done} of ${total} files`) } : {}),
+    },
+  );
+  if (progress) io.stderr.write('\r\x1b[K');
+  const final = finalReport(format, items);
+  if (final) io.stdout.write(final);
+  if (walk.sources.length === 0 && status === 0) {
+    io.stderr.write(`surface-lens: no session log found in ${positionals.join(', ')}\n`);
+    status = 1;
+  }
+  return status;
+}
+
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'validate logs, session directories and stores; one record per session',
+  help: HELP,
+  run,
+};
