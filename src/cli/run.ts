@@ -7,6 +7,7 @@ import type { SessionAnalysis } from '../core/analyze/session';
 import { hasProblems } from '../core/analyze/summary';
 import { formatHuman, toJsonRecord } from './format';
 import { runGrep } from './grep';
+import { runView } from './view';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -16,6 +17,7 @@ export interface CliIo {
 
 export const USAGE = `usage: surface-lens check FILE... [--json]
        surface-lens grep QUERY PATH... [--json]   (surface-lens grep --help)
+       surface-lens view [PATH...] [--port N] [--host H] [--no-open]   (surface-lens view --help)
 
 Validate DeepSeek Harness session logs (session.jsonl, session.jsonl.zstd, export ZIP,
 stream-json, JSON array) and fold their model-visible surface.
@@ -79,6 +81,7 @@ function readRegularFile(path: string): Uint8Array {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const args = [...argv];
   if (args[0] === 'grep') return runGrep(args.slice(1), io);
+  if (args[0] === 'view') return runView(args.slice(1), io);
   if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
     (args.length === 0 ? io.stderr : io.stdout).write(USAGE);
     return args.length === 0 ? 2 : 0;

@@ -123,7 +123,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       });
       return;
     }
-    const match = /^\/api\/store\/session\/([A-Za-z0-9_-]{1,64})\/(file|bytes)$/.exec(path);
+    // `/file/<name>` may end with the file's name: the page shows what it opened.
+    const match = /^\/api\/store\/session\/([A-Za-z0-9_-]{1,64})\/(file|bytes)(?:\/[A-Za-z0-9._-]{1,255})?$/.exec(path);
     if (!match) return sendError(response, 404, 'No such API.');
     const id = match[1] as string;
     let target;
