@@ -160,7 +160,7 @@ describe('Sessions view', () => {
     fireEvent.keyDown(tree, { key: 'Home' });
     fireEvent.keyDown(tree, { key: 'ArrowDown' });
     fireEvent.keyDown(tree, { key: 'Enter' });
-    await waitFor(() => expect(store.getState().status).toBe('ready'));
+    await waitFor(() => expect(store.getState().status).toBe('ready'), { timeout: 10_000 });
     expect(store.getState().storeOpenId).toBe('p1');
     expect(screen.queryByRole('tree')).toBeNull();
     act(() => store.getState().goTo(7));
@@ -171,7 +171,7 @@ describe('Sessions view', () => {
   it('going back to the list keeps the open session and its step', async () => {
     const { store } = await renderStore();
     fireEvent.click(screen.getByText('Read the tests'));
-    await waitFor(() => expect(store.getState().status).toBe('ready'));
+    await waitFor(() => expect(store.getState().status).toBe('ready'), { timeout: 10_000 });
     act(() => store.getState().goTo(9));
     fireEvent.click(screen.getByRole('button', { name: '← Sessions' }));
     expect(screen.getByRole('tree')).toBeTruthy();
@@ -186,7 +186,7 @@ describe('Sessions view', () => {
 
   it('a reload with #session=…&step=…&seq=… reopens the session at that place', async () => {
     const { store } = await renderStore('#session=b1&step=12&seq=10');
-    await waitFor(() => expect(store.getState().status).toBe('ready'));
+    await waitFor(() => expect(store.getState().status).toBe('ready'), { timeout: 10_000 });
     expect(store.getState().storeOpenId).toBe('b1');
     expect(store.getState().step).toBe(12);
     expect(store.getState().selectedSeq).toBe(10);
@@ -194,14 +194,16 @@ describe('Sessions view', () => {
 
   it('live: a new session appears, a removed one goes, the open one is read again when it grows', async () => {
     const { store, server, scheduler } = await renderStore();
-    server.push({ kind: 'appeared', id: 'n1', row: row('n1', { modifiedAt: NOW, state: 'live' }) });
     TITLES.n1 = 'Brand new';
+    server.push({ kind: 'appeared', id: 'n1', row: row('n1', { modifiedAt: NOW, state: 'live' }) });
     await waitFor(() => expect(levels()).toContain('2 Brand new'));
+    // Its title was asked once, not again by the view.
+    expect(server.requests.filter((url) => url.includes('/api/store/details') && url.includes('n1'))).toHaveLength(1);
     expect(screen.getAllByRole('treeitem').find((item) => item.textContent?.includes('Brand new'))?.getAttribute('data-state')).toBe('live');
     server.push({ kind: 'removed', id: 'o1' });
     expect(levels()).not.toContain('2 Left alone');
     fireEvent.click(screen.getByText('Beta work'));
-    await waitFor(() => expect(store.getState().status).toBe('ready'));
+    await waitFor(() => expect(store.getState().status).toBe('ready'), { timeout: 10_000 });
     act(() => store.getState().goTo(5));
     const files = () => server.requests.filter((url) => url.includes('/api/store/session/b1/file/')).length;
     expect(files()).toBe(1);

@@ -46,6 +46,8 @@ export const createSessionsSlice =
   (ctx: StoreContext): AppSlice<SessionsSlice> =>
   (set, get) => {
     let pendingDetails = new Set<string>();
+    /** Ids whose details were asked and not invalidated since (each is fetched once). */
+    const asked = new Set<string>();
     let detailsRunning = false;
     let stopEvents: (() => void) | null = null;
     let lastReopen = 0;
@@ -57,7 +59,10 @@ export const createSessionsSlice =
       try {
         while (pendingDetails.size > 0) {
           const ids = [...pendingDetails].slice(0, DETAILS_BATCH);
-          for (const id of ids) pendingDetails.delete(id);
+          for (const id of ids) {
+            pendingDetails.delete(id);
+            asked.add(id);
+          }
           const list = await fetchJson<StoreDetails[]>(ctx, STORE_API.details(ids));
           const storeDetails = { ...get().storeDetails };
           for (const details of list) storeDetails[details.id] = details;
@@ -95,6 +100,7 @@ export const createSessionsSlice =
       if (!listing) return;
       set({ storeListing: applyChange(listing, change) });
       if (change.kind !== 'removed') {
+        asked.delete(change.id);
         pendingDetails.add(change.id);
         void pumpDetails();
       }
@@ -145,7 +151,7 @@ export const createSessionsSlice =
       requestDetails(ids) {
         const known = get().storeDetails;
         // The rows in view go to the front of the queue.
-        const front = ids.filter((id) => !(id in known));
+        const front = ids.filter((id) => !(id in known) && !asked.has(id));
         if (front.length === 0) return;
         pendingDetails = new Set([...front, ...pendingDetails]);
         void pumpDetails();
