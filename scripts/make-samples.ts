@@ -11,6 +11,7 @@ import { generateLog, generateText } from '../src/core/gen/generate';
 import type { GenOptions } from '../src/core/gen/generate';
 import { teachingSession } from '../src/core/gen/script';
 import { zstdFrames } from '../tests/support/zstd-frames';
+import { writeSampleStore } from './sample-store';
 
 const samples = join('public', 'samples');
 const fixtures = join('tests', 'fixtures');
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
       { mtime: new Date(Date.UTC(2026, 0, 1)) },
     ),
   );
+  await writeSampleStore('sample-store');
 }
 
 void main();

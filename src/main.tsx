@@ -49,6 +49,9 @@ const params = new URLSearchParams(location.search);
 const url = params.get('url');
 const sample = params.get('sample');
 const demo = params.get('demo');
+// Served by `surface-lens view`: the store's listing answers, and the Sessions view shows it.
+const storeProbe = url || sample || demo ? Promise.resolve(false) : store.getState().initStore();
 if (url) void store.getState().openSource({ kind: 'url', url });
 else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });
 else if (demo) void store.getState().openDemo(demo);
+void storeProbe;

@@ -4,6 +4,7 @@
 import type { CliCommand } from './command';
 import { checkCommand } from './commands/check';
 import { GREP_USAGE, runGrep } from './grep';
+import { VIEW_USAGE, runView } from './view';
 
 const grepCommand: CliCommand = {
   name: 'grep',
@@ -12,4 +13,11 @@ const grepCommand: CliCommand = {
   run: runGrep,
 };
 
-export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand];
+const viewCommand: CliCommand = {
+  name: 'view',
+  summary: 'serve the app over a session store on a local server and open it',
+  help: VIEW_USAGE,
+  run: (argv, io) => runView(argv, io),
+};
+
+export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand, viewCommand];

@@ -24,7 +24,8 @@ export interface HeaderInfo {
   damage: string | null;
 }
 
-const FIRST_READ = 64 * 1024;
+// Headers are a few hundred bytes: read a little first, more only when the line or frame is longer.
+const FIRST_READ = 4096;
 /** A header line or frame longer than this is damage, not a header still being read. */
 const MAX_HEADER_BYTES = 4 * 1024 * 1024;
 const BOM = [0xef, 0xbb, 0xbf];

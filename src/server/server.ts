@@ -123,7 +123,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       });
       return;
     }
-    const match = /^\/api\/store\/session\/([A-Za-z0-9_-]{1,64})\/(file|bytes)$/.exec(path);
+    // `/file/<name>` may end with the file's name: the page shows what it opened.
+    const match = /^\/api\/store\/session\/([A-Za-z0-9_-]{1,64})\/(file|bytes)(?:\/[A-Za-z0-9._-]{1,255})?$/.exec(path);
     if (!match) return sendError(response, 404, 'No such API.');
     const id = match[1] as string;
     let target;
@@ -134,15 +135,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (!target) return sendError(response, 404, 'No session with this id in the listing (or its file left the root).');
     try {
-      if (match[2] === 'file') {
-        const stats = await fs.stat(target.path);
-        // Read whole into memory: the size is that of one moment, and a file that grows while
-        // it is sent must not send a length it then breaks.
-        const bytes = await readAt(fs, target.path, 0, stats.size);
-        response.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'content-length': bytes.length });
-        response.end(bytes);
-        return;
-      }
+      if (match[2] === 'file') return await sendFile(request, response, target.path);
       const from = Number(url.searchParams.get('from') ?? '0');
       if (!Number.isSafeInteger(from) || from < 0) return sendError(response, 400, '`from` must be a byte offset.');
       const range = await readWholeRange(fs, target.path, target.row.format, from);
@@ -161,6 +154,42 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (error instanceof RangeError416) return sendError(response, 416, error.message);
       return sendError(response, 404, `The session file ${errnoReason(error)}.`);
     }
+  };
+
+  /**
+   * A session file as it is now, whole or by one `Range: bytes=A-[B]` (a follower asks for what
+   * is past the size it has); `ETag` from size and mtime answers an unchanged file with 304.
+   */
+  const sendFile = async (request: IncomingMessage, response: ServerResponse, path: string): Promise<void> => {
+    const stats = await fs.stat(path);
+    const size = stats.size;
+    const etag = `"${size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}"`;
+    const headers = { ...COMMON_HEADERS, 'content-type': 'application/octet-stream', 'cache-control': 'no-cache', 'accept-ranges': 'bytes', etag };
+    if (request.headers['if-none-match'] === etag) {
+      response.writeHead(304, headers);
+      response.end();
+      return;
+    }
+    const range = /^bytes=(\d{1,15})-(\d{0,15})$/.exec(request.headers.range ?? '');
+    let start = 0;
+    let end = size;
+    if (range) {
+      start = Number(range[1]);
+      end = range[2] === '' ? size : Math.min(size, Number(range[2]) + 1);
+      if (start >= size || end <= start) {
+        response.writeHead(416, { ...headers, 'content-range': `bytes */${size}` });
+        response.end();
+        return;
+      }
+    }
+    // Read into memory: the length sent is that of one moment, however the file grows meanwhile.
+    const bytes = await readAt(fs, path, start, end - start);
+    response.writeHead(range ? 206 : 200, {
+      ...headers,
+      'content-length': bytes.length,
+      ...(range ? { 'content-range': `bytes ${start}-${start + bytes.length - 1}/${size}` } : {}),
+    });
+    response.end(bytes);
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {

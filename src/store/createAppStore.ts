@@ -17,6 +17,7 @@ import { createExportSlice } from './slices/exports';
 import { createFilterSlice } from './slices/filter';
 import { createLoadSlice } from './slices/load';
 import { createPlaygroundSlice } from './slices/playground';
+import { createSessionsSlice } from './slices/sessions';
 import { createPrefsSlice, mergePrefs, partializePrefs } from './slices/prefs';
 import type { PersistedPrefs } from './slices/prefs';
 import { createViewSlice } from './slices/view';
@@ -88,6 +89,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createDemoSlice(ctx)(...a),
         ...createExportSlice(ctx)(...a),
         ...createPlaygroundSlice(ctx)(...a),
+        ...createSessionsSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,
@@ -107,6 +109,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     dispose() {
       stopSync();
       stopFollow();
+      store.getState().disposeStore();
       ctx.cancelPlayback?.();
       ctx.requests.cancelPending();
       store.getState().sandbox?.dispose();

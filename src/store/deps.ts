@@ -56,6 +56,12 @@ export interface AppStoreDeps {
   defaultTheme?: 'light' | 'dark';
   /** Saves an export on the user's machine. @default a download through a Blob URL */
   download?: (file: ExportFile) => void;
+  /**
+   * Follows a server-sent-events stream, calling `onMessage` with each message's data.
+   * @default `EventSource` (nothing where it is missing)
+   * @returns the function that closes the stream
+   */
+  subscribe?: (url: string, onMessage: (data: string) => void) => () => void;
 }
 
 export type ResolvedDeps = Required<Omit<AppStoreDeps, 'createClient'>> & {
@@ -123,6 +129,15 @@ export function browserDownload(file: ExportFile): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** One `EventSource` per tab, for the store's `change` messages (it reconnects by itself). */
+function browserSubscribe(url: string, onMessage: (data: string) => void): () => void {
+  if (typeof EventSource !== 'function') return () => {};
+  const source = new EventSource(url);
+  const listener = (event: MessageEvent<string>): void => onMessage(event.data);
+  source.addEventListener('change', listener);
+  return () => source.close();
+}
+
 /** A location that neither reads nor writes (stores without deep links: the playground). */
 export const noLocation: LocationLike = { readHash: () => '', writeHash: () => {} };
 
@@ -136,5 +151,6 @@ export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
     createClient: deps.createClient,
     defaultTheme: deps.defaultTheme ?? 'light',
     download: deps.download ?? browserDownload,
+    subscribe: deps.subscribe ?? browserSubscribe,
   };
 }

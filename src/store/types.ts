@@ -17,6 +17,7 @@ import type {
   ProgressEvent,
   RowFilter,
 } from '../protocol/protocol';
+import type { StoreDetails, StoreListing } from '../protocol/store-api';
 import type { ResolvedDeps } from './deps';
 
 /** What the user asked to open. A `File` is a `Blob` with a name; it stays on disk. */
@@ -26,7 +27,9 @@ export type LoadSource =
   | { kind: 'url'; url: string }
   | { kind: 'sample'; name: string }
   /** A guided demo, built by the engine. */
-  | { kind: 'demo'; id: string };
+  | { kind: 'demo'; id: string }
+  /** A session of the store served by `surface-lens view`, by its opaque id. */
+  | { kind: 'store'; id: string; name: string; url: string };
 
 /** A bundled sample, as listed in `samples/index.json`. */
 export interface SampleInfo {
@@ -211,6 +214,34 @@ export interface PlaygroundSlice {
   exportPlayground(): Promise<void>;
 }
 
+/** The Sessions view of `surface-lens view` (absent outside it: `storeMode` stays false). */
+export interface SessionsSlice {
+  /** The page is served by `surface-lens view` (its store API answered). */
+  storeMode: boolean;
+  storeListing: StoreListing | null;
+  /** Titles and event counts by row id, as they arrive. */
+  storeDetails: Record<string, StoreDetails>;
+  storeError: string | null;
+  storeFilter: string;
+  /** Keys of collapsed tree items (`p:<project>` or a row id). */
+  storeCollapsed: string[];
+  /** The store session open in the workspace, by id. */
+  storeOpenId: string | null;
+  /** Said when the open session was read again after it grew. */
+  storeFollowNote: string | null;
+  /** The Sessions view is shown (instead of the workspace). */
+  showingSessions: boolean;
+  /** Probes the store API; true (and the listing loaded, changes followed) when it answers. */
+  initStore(): Promise<boolean>;
+  /** Asks titles for these rows first. */
+  requestDetails(ids: readonly string[]): void;
+  setStoreFilter(text: string): void;
+  toggleStoreCollapsed(key: string): void;
+  showSessions(show: boolean): void;
+  openStoreSession(id: string, options?: { keepView?: boolean }): Promise<void>;
+  disposeStore(): void;
+}
+
 export type AppState = LoadSlice &
   CursorSlice &
   FilterSlice &
@@ -219,7 +250,8 @@ export type AppState = LoadSlice &
   ViewSlice &
   DemoSlice &
   ExportSlice &
-  PlaygroundSlice;
+  PlaygroundSlice &
+  SessionsSlice;
 
 /** An app store (see `createAppStore`). */
 export type AppStoreApi = StoreApi<AppState> & {

@@ -9,6 +9,7 @@ import { DeepLinkBanner } from './panels/DeepLinkBanner';
 import { ErrorBanner } from './panels/ErrorBanner';
 import { Header } from './panels/Header';
 import { ShortcutSheet } from './panels/ShortcutSheet';
+import { SessionsView } from './panels/sessions/SessionsView';
 import { StartScreen } from './panels/start/StartScreen';
 import { StatusBar } from './panels/StatusBar';
 import { PlaygroundWorkspace } from './PlaygroundWorkspace';
@@ -20,12 +21,14 @@ export function App() {
   const hasLoad = useAppStore(selectLoad) !== null;
   const status = useAppStore(selectStatus);
   const playground = useAppStore(selectView) === 'playground';
+  const showingSessions = useAppStore((s) => s.storeMode && s.showingSessions);
   const dragging = useFileDrop();
   useTheme();
   // In the playground the keyboard drives the playground's own cursor (see PlaygroundWorkspace).
   useShortcuts(openSheet, !playground);
   let body;
-  if (playground) body = <PlaygroundWorkspace onShowShortcuts={openSheet} />;
+  if (showingSessions) body = <SessionsView />;
+  else if (playground) body = <PlaygroundWorkspace onShowShortcuts={openSheet} />;
   else if (hasLoad) body = <Workspace />;
   else body = <StartScreen />;
   return (

@@ -11,6 +11,7 @@ import { ContextCurve } from './panels/curve/ContextCurve';
 import { Inspector } from './panels/inspector/Inspector';
 import { ReplaceInspector } from './panels/replace/ReplaceInspector';
 import { SessionPicker } from './panels/SessionPicker';
+import { StoreSessionBar } from './panels/sessions/StoreLinks';
 import { ShadowedRanges } from './panels/ShadowedRanges';
 import { Surface } from './panels/surface/Surface';
 import { Timeline } from './panels/timeline/Timeline';
@@ -79,6 +80,7 @@ export function Workspace() {
   const view = useAppStore(selectView) === 'views' ? 'views' : 'timeline';
   return (
     <div className="workspace">
+      <StoreSessionBar />
       <SessionPicker />
       <WorkspaceBar>
         <ExportMenu />

@@ -262,3 +262,30 @@ describe.each([
     await until(() => stream.changes.find((c) => c.kind === 'removed'), 8000, 'removed');
   });
 });
+
+describe('session file by range (a follower reading past its size)', () => {
+  it('answers Range with 206 and the bytes, past the end with 416 and the size, an unchanged ETag with 304', async () => {
+    const { root, paths } = await storeWithTree();
+    const server = await serve([root], { pollMs: 60_000, noWatcher: true });
+    const row = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body).sessions.find((r) => r.sessionId === 'other-1');
+    const path = `/api/store/session/${row?.id}/file/session.jsonl.zstd`;
+    const file = readFileSync(paths[3] as string);
+    const whole = await http(server.port, path, server.auth);
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(file)).toBe(true);
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    const head = await http(server.port, path, { ...server.auth, range: 'bytes=0-63' });
+    expect(head.status).toBe(206);
+    expect(head.body.equals(file.subarray(0, 64))).toBe(true);
+    expect(head.headers['content-range']).toBe(`bytes 0-63/${file.length}`);
+    expect((await http(server.port, path, { ...server.auth, range: `bytes=${file.length}-` })).headers['content-range']).toBe(`bytes */${file.length}`);
+    expect((await http(server.port, path, { ...server.auth, 'if-none-match': String(whole.headers.etag) })).status).toBe(304);
+    const batch = await zstdFrames(['{"type":"turn/start","seq":999,"time":1,"data":{}}\n']);
+    appendFileSync(paths[3] as string, batch);
+    const tail = await http(server.port, path, { ...server.auth, range: `bytes=${file.length}-`, 'if-none-match': String(whole.headers.etag) });
+    expect(tail.status).toBe(206);
+    expect(tail.body.equals(Buffer.from(batch))).toBe(true);
+    // Without the token, no range either.
+    expect((await http(server.port, path, { range: 'bytes=0-63' })).status).toBe(401);
+  });
+});

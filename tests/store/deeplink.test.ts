@@ -4,12 +4,20 @@ import { FakeLocation, loadedTestStore } from './helpers';
 
 describe('deep links', () => {
   it('parses and formats the hash', () => {
-    expect(parseDeepLink('#step=12&seq=7&fp=abc')).toEqual({ step: 12, seq: 7, fingerprint: 'abc', session: null });
-    expect(parseDeepLink('step=3')).toEqual({ step: 3, seq: null, fingerprint: null, session: null });
+    expect(parseDeepLink('#step=12&seq=7&fp=abc')).toEqual({ step: 12, seq: 7, fingerprint: 'abc', session: null, storeSession: null });
+    expect(parseDeepLink('step=3')).toEqual({ step: 3, seq: null, fingerprint: null, session: null, storeSession: null });
     expect(parseDeepLink('#step=-1&seq=x')).toBeNull();
     expect(parseDeepLink('')).toBeNull();
     expect(formatDeepLink({ step: 4, seq: 3, fingerprint: 'f/p', session: 0 })).toBe('#step=4&seq=3&fp=f%2Fp');
     expect(formatDeepLink({ step: 4, seq: null, fingerprint: 'f', session: 2 })).toBe('#step=4&fp=f&session=2');
+  });
+
+  it('carries a store session by its opaque id (surface-lens view)', () => {
+    const hash = formatDeepLink({ step: 9, seq: 4, fingerprint: 'f', session: 0, storeSession: 'QTUsod-dTymR_6JJQmtR93' });
+    expect(hash).toBe('#session=QTUsod-dTymR_6JJQmtR93&step=9&seq=4&fp=f');
+    expect(parseDeepLink(hash)).toEqual({ step: 9, seq: 4, fingerprint: 'f', session: null, storeSession: 'QTUsod-dTymR_6JJQmtR93' });
+    expect(parseDeepLink('#session=3&step=1')?.storeSession).toBeNull();
+    expect(parseDeepLink('#session=../etc&step=1')?.storeSession).toBeNull();
   });
 
   it('applies the hash after a load, without warning for the same file', async () => {

@@ -24,7 +24,13 @@ export function applyDeepLink(store: StoreApi<AppState>, ctx: StoreContext): voi
   if (hash === ctx.writtenHash) return;
   const link = parseDeepLink(hash);
   const state = store.getState();
-  if (!link || !state.load) return;
+  if (!link) return;
+  if (link.storeSession !== null && link.storeSession !== state.storeOpenId) {
+    // A link to another session of the store: open it (the step applies once it is loaded).
+    if (state.storeListing?.sessions.some((row) => row.id === link.storeSession)) void state.openStoreSession(link.storeSession);
+    return;
+  }
+  if (!state.load) return;
   if (link.session !== null && link.session !== state.session && state.load.sessions[link.session]) {
     state.selectSession(link.session);
   }
@@ -65,6 +71,7 @@ export function syncDeepLinkToLocation(store: StoreApi<AppState>, ctx: StoreCont
       seq: state.selectedSeq,
       fingerprint: session.fingerprint,
       session: state.session,
+      storeSession: state.storeOpenId,
     });
     ctx.writtenHash = hash;
     ctx.deps.location.writeHash(hash);
@@ -75,6 +82,7 @@ export function syncDeepLinkToLocation(store: StoreApi<AppState>, ctx: StoreCont
       (state.step === previous.step &&
         state.selectedSeq === previous.selectedSeq &&
         state.session === previous.session &&
+        state.storeOpenId === previous.storeOpenId &&
         state.load === previous.load &&
         state.status === previous.status)
     ) {

@@ -58,6 +58,8 @@ export function sourceName(source: LoadSource): string {
       return `sample "${source.name}"`;
     case 'demo':
       return `demo "${source.id}"`;
+    case 'store':
+      return source.name;
   }
 }
 
@@ -91,6 +93,9 @@ async function toRequest(source: LoadSource, ctx: StoreContext): Promise<OpenReq
     }
     case 'demo':
       return { kind: 'demo', id: source.id };
+    case 'store':
+      // The engine fetches it from the local server (same origin: the token cookie goes along).
+      return { kind: 'url', url: source.url };
   }
 }
 
@@ -163,7 +168,7 @@ export const createLoadSlice =
         ctx.lastSource = source;
         // Opening a log shows it: leave the playground for the log's own views.
         const view = get().view === 'playground' ? 'timeline' : get().view;
-        set({ ...freshSessionState(), view, status: 'loading', sourceName: sourceName(source), progress: null, load: null, session: 0, loadError: null });
+        set({ ...freshSessionState(), ...(source.kind === 'store' ? {} : { storeOpenId: null }), showingSessions: false, view, status: 'loading', sourceName: sourceName(source), progress: null, load: null, session: 0, loadError: null });
         try {
           // A second file replaces the first: stop the running load before starting the next.
           if (wasLoading) await client.cancel().catch(() => {});

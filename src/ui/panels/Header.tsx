@@ -10,6 +10,9 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   const session = useAppStore(selectSession);
   const theme = useAppStore(selectTheme);
   const toggleTheme = useAppStore((s) => s.toggleTheme);
+  const storeMode = useAppStore((s) => s.storeMode);
+  const showingSessions = useAppStore((s) => s.showingSessions);
+  const showSessions = useAppStore((s) => s.showSessions);
   return (
     <header className="appbar">
       <span className="brand">
@@ -24,6 +27,11 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
         </span>
       ) : null}
       <span className="appbar-spacer" />
+      {storeMode && (load || !showingSessions) ? (
+        <button type="button" aria-pressed={showingSessions} onClick={() => showSessions(!showingSessions)}>
+          {showingSessions ? 'Back to the session' : 'Sessions'}
+        </button>
+      ) : null}
       <DemoMenu />
       {load ? <OpenLogInput variant="compact" /> : null}
       <button type="button" className="icon-button" aria-pressed={theme === 'dark'} aria-label="Dark theme" title="Dark theme" onClick={toggleTheme}>

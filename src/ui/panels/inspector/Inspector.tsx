@@ -17,6 +17,7 @@ import { Panel } from '../../widgets/Panel';
 import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
+import { InspectorSessionLinks } from '../sessions/StoreLinks';
 
 /**
  * Characters of the raw line rendered (a longer `<pre>` makes layout slow): what the engine sends
@@ -97,6 +98,7 @@ function Detail({ detail }: { detail: EventDetail }) {
           </div>
         ) : null}
         <EventLinks detail={detail} onSelect={select} />
+        <InspectorSessionLinks raw={detail.raw} event={detail.event} />
       </dl>
       {detail.diagnostics.length > 0 ? (
         <ul className="inspector-diagnostics" aria-label="Diagnostics of this event">
