@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { openBytes } from '../src/core/analyze/open';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
 import { decodeZstdLog } from '../src/core/decode/zstd';
-import { SessionQuery } from '../src/worker/session-query';
+import { sessionQueries } from '../src/worker/query';
 
 const [task, file] = process.argv.slice(2);
 if (!task || !file) throw new Error('usage: task.ts baseline|check|seek|zstd FILE');
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
       return x / 2 ** 32;
     };
     const steps = session.index.steps;
-    const query = new SessionQuery(session);
+    const query = sessionQueries(session);
     const full: number[] = [];
     const window: number[] = [];
     let nodes = 0;
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       full.push(performance.now() - a);
       const k2 = Math.floor(next() * (steps + 1));
       const b = performance.now();
-      nodes += query.surface(k2, 0, 60).nodes.length;
+      nodes += query.surface({ step: k2, start: 0, count: 60 }).nodes.length;
       window.push(performance.now() - b);
     }
     full.sort((p, q) => p - q);

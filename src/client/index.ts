@@ -8,4 +8,4 @@ export { loadInProcessEngine } from './engineFallback';
 export { createLatestWins } from './latestWins';
 export type { LatestWins, LatestWinsOptions } from './latestWins';
 export { EngineDeadError, ProtocolMismatchError, SupersededError, isAbortError, errorMessage } from './errors';
-export { createPlaygroundClient } from './PlaygroundClient';
+export { createSharedClient } from './SharedClient';

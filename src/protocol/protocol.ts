@@ -18,7 +18,7 @@ import type { Family } from '../core/analyze/family';
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
 /** Version of this protocol; the client refuses an engine that answers with another. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Answer to the handshake. */
 export interface Hello {
@@ -72,6 +72,12 @@ export type { Family } from '../core/analyze/family';
 
 /** One session of a load (an export ZIP holds several). */
 export interface SessionSummary {
+  /**
+   * The engine's handle of the session: the `session` of every per-session request. Unique for
+   * the engine's life (a new load's sessions, and a new playground, get new handles), so a
+   * request about a session that is gone is refused rather than answered about another one.
+   */
+  id: number;
   /** Index of the session within its load. */
   index: number;
   /** Display path: the file name, or `archive.zip!subagents/x/session.jsonl`. */
@@ -460,12 +466,9 @@ export type PlaygroundTemplate =
   /** Any event as JSON text; `seq` is filled in when absent. */
   | { kind: 'raw'; json: string };
 
-/** The session index under which the playground answers every per-session call. */
-export const PLAYGROUND_SESSION = 1_000_000;
-
 /** The playground after an operation. */
 export interface PlaygroundState {
-  /** Index of the playground session (use it with every per-session call). */
+  /** The playground's session handle (its {@link SessionSummary.id}), for every per-session request. */
   session: number;
   summary: SessionSummary;
   nextSeq: number;
@@ -479,9 +482,97 @@ export type PlaygroundResult =
   | { ok: true; seq: number; state: PlaygroundState }
   | { ok: false; message: string; rule: string; state: PlaygroundState };
 
+/** What every per-session request names: the session, by its {@link SessionSummary.id}. */
+export interface SessionParams {
+  session: number;
+}
+
+/** A window of a session at a step: items [start, start + count). */
+export interface WindowParams extends SessionParams {
+  step: number;
+  start: number;
+  count: number;
+}
+
+/** {@link CoreApi.rows}: timeline rows matching `filter`, with their state at the cursor `step`. */
+export interface RowsParams extends WindowParams {
+  filter: RowFilter;
+}
+
+/** {@link CoreApi.rowOf}. */
+export interface RowOfParams extends SessionParams {
+  filter: RowFilter;
+  seq: number;
+}
+
+/** {@link CoreApi.transcript}: a page of the transcript of the model-view row `seq`. */
+export interface TranscriptParams extends WindowParams {
+  seq: number;
+}
+
+/** A session's event at a step ({@link CoreApi.detail}, {@link CoreApi.viewPlace}). */
+export interface EventAtParams extends SessionParams {
+  seq: number;
+  step: number;
+}
+
+/** A session's event ({@link CoreApi.exportEvent}). */
+export interface EventParams extends SessionParams {
+  seq: number;
+}
+
+/** A session at a step ({@link CoreApi.replacements}). */
+export interface StepParams extends SessionParams {
+  step: number;
+}
+
+/** A replacement of a session, by its seq. */
+export interface ReplacementParams extends SessionParams {
+  replacement: number;
+}
+
+/** {@link CoreApi.brackets}. */
+export interface BracketsParams extends StepParams {
+  lo: number;
+  hi: number;
+}
+
+/** {@link CoreApi.diagnostics}: diagnostics [start, start + count). */
+export interface DiagnosticsParams extends SessionParams {
+  start: number;
+  count: number;
+}
+
+/** {@link CoreApi.navigate}. */
+export interface NavigateParams extends StepParams {
+  kind: NavigateKind;
+}
+
+/** {@link CoreApi.blockText}. */
+export interface BlockTextParams extends EventParams {
+  block: number;
+}
+
+/** {@link CoreApi.curve}. */
+export interface CurveParams extends SessionParams {
+  buckets: number;
+}
+
+/** {@link CoreApi.exportText}. */
+export interface ExportTextParams extends StepParams {
+  kind: ExportKind;
+}
+
+/** A page of a session's diagnostics. */
+export interface DiagnosticsWindow {
+  total: number;
+  items: Diagnostic[];
+}
+
 /**
  * The engine API. Each call is one request; responses are the resolved values. Errors reject
- * with an Error whose message is fit to show.
+ * with an Error whose message is fit to show. Every per-session request takes one object naming
+ * its `session` (a {@link SessionSummary.id}); {@link CORE_METHODS} lists every request once.
  */
 export interface CoreApi {
   hello(): Promise<Hello>;
@@ -489,50 +580,50 @@ export interface CoreApi {
   open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary>;
   /** Cancel the load in progress, if any (its `open` rejects with an AbortError). */
   cancel(): Promise<void>;
-  rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow>;
+  rows(params: RowsParams): Promise<RowWindow>;
   /** Row index of an event within the filtered rows (or of the nearest row after it). */
-  rowOf(session: number, filter: RowFilter, seq: number): Promise<number>;
+  rowOf(params: RowOfParams): Promise<number>;
   search(query: SearchQuery): Promise<SearchResult>;
-  surface(session: number, step: number, start: number, count: number): Promise<SurfaceWindow>;
+  surface(params: WindowParams): Promise<SurfaceWindow>;
   /** Nodes a replacement shadowed directly, as surface nodes (for recursive expansion). */
-  shadowedBy(session: number, replacement: number): Promise<SurfaceNode[]>;
-  replacements(session: number, step: number): Promise<ReplacementRow[]>;
+  shadowedBy(params: ReplacementParams): Promise<SurfaceNode[]>;
+  replacements(params: StepParams): Promise<ReplacementRow[]>;
   /** Brackets of replacements applied at or before `step` that overlap seqs [lo, hi]. */
-  brackets(session: number, step: number, lo: number, hi: number): Promise<Bracket[]>;
-  detail(session: number, seq: number, step: number): Promise<EventDetail>;
-  diagnostics(session: number, start: number, count: number): Promise<{ total: number; items: Diagnostic[] }>;
+  brackets(params: BracketsParams): Promise<Bracket[]>;
+  detail(params: EventAtParams): Promise<EventDetail>;
+  diagnostics(params: DiagnosticsParams): Promise<DiagnosticsWindow>;
   /** Steps at which a replace was applied (for scrubber ticks). */
-  replaceSteps(session: number): Promise<Int32Array>;
+  replaceSteps(params: SessionParams): Promise<Int32Array>;
   /** The step the transport should move to, or null when there is none. */
-  navigate(session: number, step: number, kind: NavigateKind): Promise<number | null>;
+  navigate(params: NavigateParams): Promise<number | null>;
   /** The human transcript aligned with the model view at a step, windowed by model rows. */
-  views(session: number, step: number, start: number, count: number): Promise<ViewsWindow>;
+  views(params: WindowParams): Promise<ViewsWindow>;
   /**
    * A page of the transcript messages the model-view row `seq` stands for at a step (a
    * replacement's shadowed span; an append's page is the append itself): messages
    * [start, start + count) of what {@link ViewRow.transcript} previews, with `count` cut to
    * {@link TRANSCRIPT_PAGE_LIMIT}. Rejects when `seq` is not on the surface at the step.
    */
-  transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage>;
+  transcript(params: TranscriptParams): Promise<TranscriptPage>;
   /**
    * Where the event `seq` appears in the two views at a step: the row that stands for it and its
    * index in that row's transcript, so the UI can bring a selection into view (and open its
    * span) wherever it is. Null when the event was not on the surface by that step.
    */
-  viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null>;
+  viewPlace(params: EventAtParams): Promise<ViewPlace | null>;
   /**
    * The whole text of block `block` of event `seq`'s chat message, as {@link ViewMessage.blocks}
    * gives it clipped (`truncated`). Rejects when the event has no such block.
    */
-  blockText(session: number, seq: number, block: number): Promise<string>;
+  blockText(params: BlockTextParams): Promise<string>;
   /** The replace inspector's data for one replacement. */
-  replaceDetail(session: number, replacement: number): Promise<ReplaceDetail>;
+  replaceDetail(params: ReplacementParams): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */
-  curve(session: number, buckets: number): Promise<CurveData>;
+  curve(params: CurveParams): Promise<CurveData>;
   /** Export the model view or surface at a step, or the diagnostics/QA report. */
-  exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile>;
+  exportText(params: ExportTextParams): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
-  exportEvent(session: number, seq: number): Promise<ExportFile>;
+  exportEvent(params: EventParams): Promise<ExportFile>;
   /** The guided demos. */
   demos(): Promise<DemoInfo[]>;
   /** Start a playground, empty or from the first `step` events of a loaded session. */
@@ -544,3 +635,62 @@ export interface CoreApi {
   /** The playground log as session JSONL. */
   playgroundExport(): Promise<ExportFile>;
 }
+
+/** The name of a request. */
+export type CoreMethod = keyof CoreApi;
+
+/**
+ * What a request is about, which is all the layers need to know to carry it:
+ * - `engine`: the engine itself (handshake, demos);
+ * - `load`: opening and cancelling the load (a view that shares an engine without owning its
+ *   load refuses these);
+ * - `session`: one session, named by the `session` of the request's one parameter (the engine
+ *   dispatches these to the session's query code);
+ * - `playground`: the playground's log.
+ */
+export type MethodScope = 'engine' | 'load' | 'session' | 'playground';
+
+/**
+ * Every request, once. The clients' forwarders, the shared-engine view and the engine's
+ * dispatch are derived from this table: a new request is its entry here and in {@link CoreApi},
+ * its query code and its consumer.
+ */
+export const CORE_METHODS = {
+  hello: 'engine',
+  open: 'load',
+  cancel: 'load',
+  rows: 'session',
+  rowOf: 'session',
+  search: 'session',
+  surface: 'session',
+  shadowedBy: 'session',
+  replacements: 'session',
+  brackets: 'session',
+  detail: 'session',
+  diagnostics: 'session',
+  replaceSteps: 'session',
+  navigate: 'session',
+  views: 'session',
+  transcript: 'session',
+  viewPlace: 'session',
+  blockText: 'session',
+  replaceDetail: 'session',
+  curve: 'session',
+  exportText: 'session',
+  exportEvent: 'session',
+  demos: 'engine',
+  playgroundStart: 'playground',
+  playgroundOffer: 'playground',
+  playgroundUndo: 'playground',
+  playgroundRedo: 'playground',
+  playgroundExport: 'playground',
+} as const satisfies Record<CoreMethod, MethodScope>;
+
+/** The per-session requests. */
+export type SessionMethod = { [K in CoreMethod]: (typeof CORE_METHODS)[K] extends 'session' ? K : never }[CoreMethod];
+
+/** The parameter of a per-session request. */
+export type SessionRequest<K extends SessionMethod> = Parameters<CoreApi[K]>[0];
+
+/** The answer of a request. */
+export type CoreResult<K extends CoreMethod> = Awaited<ReturnType<CoreApi[K]>>;

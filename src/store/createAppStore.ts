@@ -7,7 +7,7 @@ import { createStore } from 'zustand/vanilla';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { CoreClient } from '../client/CoreClient';
 import { createLatestWins } from '../client/latestWins';
-import { createPlaygroundClient } from '../client/PlaygroundClient';
+import { createSharedClient } from '../client/SharedClient';
 import { memoryStorage, noLocation, resolveDeps } from './deps';
 import type { AppStoreDeps, ResolvedDeps, StorageLike } from './deps';
 import { createCursorSlice } from './slices/cursor';
@@ -48,11 +48,11 @@ function unchangedSkipped(storage: StorageLike): StorageLike {
 export type AppStore = AppStoreApi;
 
 /**
- * The store of a playground: the same factory on a client whose only session is the
- * playground, with prefs in memory and no deep links (the main store owns the URL and storage).
+ * The store of a playground: the same factory on a view of the engine that does not own its load
+ * (the playground's one-session load names the playground's session), with prefs in memory and no deep links (the main store owns the URL and storage).
  */
 function createSandboxStore(client: CoreClient, deps: ResolvedDeps): AppStore {
-  return createAppStore(createPlaygroundClient(client), {
+  return createAppStore(createSharedClient(client), {
     storage: memoryStorage(),
     location: noLocation,
     scheduler: deps.scheduler,

@@ -12,6 +12,11 @@ export const selectLoad = (s: AppState) => s.load;
 export const selectSessions = (s: AppState): SessionSummary[] => s.load?.sessions ?? EMPTY_SESSIONS;
 export const selectSessionIndex = (s: AppState) => s.session;
 export const selectSession = (s: AppState): SessionSummary | null => s.load?.sessions[s.session] ?? null;
+/**
+ * The engine's handle of the selected session (its summary's `id`): the `session` of every
+ * per-session request. -1 when none is selected (the engine refuses it).
+ */
+export const selectSessionId = (s: AppState): number => selectSession(s)?.id ?? -1;
 export const selectProgress = (s: AppState) => s.progress;
 export const selectSourceName = (s: AppState) => s.sourceName;
 export const selectLoadError = (s: AppState) => s.loadError;

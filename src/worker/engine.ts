@@ -11,24 +11,22 @@ import type {
   CoreApi,
   DemoInfo,
   ExportFile,
-  ExportKind,
   Hello,
   PlaygroundResult,
   PlaygroundState,
   PlaygroundTemplate,
   LoadSummary,
-  NavigateKind,
   OpenRequest,
   ProgressEvent,
-  RowFilter,
-  SearchQuery,
+  SessionMethod,
   SessionSummary,
 } from '../protocol/protocol';
-import { PLAYGROUND_SESSION, PROTOCOL_VERSION } from '../protocol/protocol';
+import { PROTOCOL_VERSION } from '../protocol/protocol';
 import { demos } from '../core/demos/demos';
 import { PlaygroundHost } from './playground-host';
-import { SessionQuery } from './session-query';
-import { TeachingQuery } from './teaching-query';
+import { QuerySession, SESSION_QUERIES } from './query';
+import type { QueryContext } from './query';
+import { allDiagnostics } from './query/diagnostics';
 
 /** Host services the engine needs, injectable for tests. */
 export interface EngineDeps {
@@ -37,11 +35,6 @@ export interface EngineDeps {
   now?: () => number;
   /** Yield to the event loop between chunks so a cancel can arrive. */
   pause?: () => Promise<void>;
-}
-
-interface Loaded {
-  id: number;
-  sessions: SessionQuery[];
 }
 
 /** {@link fingerprint} of a file, from its ends (the file need not be read whole). */
@@ -130,37 +123,34 @@ export function memoryLimitFor(request: OpenRequest, heap: HeapFigures | null = 
 export function createEngine(deps: EngineDeps = {}): CoreApi {
   const now = deps.now ?? (() => Date.now());
   const pause = deps.pause ?? createMacrotask();
-  let loaded: Loaded | null = null;
-  /** Searches started, per session: a paced search stops when a newer one has begun there. */
-  const searches = new Map<number, number>();
+  /**
+   * Every session the engine can answer about, by handle: the sessions of the load, and the
+   * playground's. Handles are never reused, so a request about a session that is gone is refused.
+   */
+  const sessions = new Map<number, QuerySession>();
+  let nextHandle = 0;
+  /** Handles of the load's sessions (dropped from `sessions` by the next open). */
+  let loadedHandles: number[] = [];
   let loadCounter = 0;
   let active: { aborted: boolean } | null = null;
 
   let playground: PlaygroundHost | null = null;
-  const teaching = new WeakMap<SessionQuery, TeachingQuery>();
 
-  const session = (index: number): SessionQuery => {
-    if (index === PLAYGROUND_SESSION) {
-      if (!playground?.query) throw new Error('no playground is open');
-      return playground.query;
-    }
-    const query = loaded?.sessions[index];
-    if (!query) throw new Error(loaded ? `no session ${index} in this load` : 'no log is open');
+  const session = (handle: number): QuerySession => {
+    const query = sessions.get(handle);
+    if (!query) throw new Error(sessions.size === 0 ? 'no log is open' : `no session ${handle} is open`);
     return query;
   };
 
-  /** The session now at `index`, or null (no load, no playground, no such session). */
-  const currentQuery = (index: number): SessionQuery | null =>
-    index === PLAYGROUND_SESSION ? (playground?.query ?? null) : (loaded?.sessions[index] ?? null);
-
-  const teach = (index: number): TeachingQuery => {
-    const query = session(index);
-    let t = teaching.get(query);
-    if (!t) {
-      t = new TeachingQuery(query);
-      teaching.set(query, t);
-    }
-    return t;
+  /** Replaces the load's sessions; returns their handles. */
+  const adoptLoad = (queries: QuerySession[]): number[] => {
+    for (const handle of loadedHandles) sessions.delete(handle);
+    loadedHandles = queries.map((query) => {
+      const handle = nextHandle++;
+      sessions.set(handle, query);
+      return handle;
+    });
+    return loadedHandles;
   };
 
   const readRequest = async (
@@ -199,9 +189,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     }
   };
 
-  const summarize = (query: SessionQuery, index: number, print: string): SessionSummary => {
+  const summarize = (query: QuerySession, id: number, index: number, print: string): SessionSummary => {
     const s = query.session;
     return {
+      id,
       index,
       path: s.path,
       format: s.format,
@@ -213,7 +204,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       accepted: s.fold.accepted,
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
-      diagnosticCounts: severityCounts(query.allDiagnostics()),
+      diagnosticCounts: severityCounts(allDiagnostics(query)),
       nodes: s.fold.nodes.length,
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,
@@ -223,7 +214,19 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     };
   };
 
+  /** Every per-session request, dispatched to its query code with the session it names. */
+  const queries = {} as Pick<CoreApi, SessionMethod>;
+  for (const method of Object.keys(SESSION_QUERIES) as SessionMethod[]) {
+    const answer = SESSION_QUERIES[method] as (q: QuerySession, params: unknown, context: QueryContext) => unknown;
+    (queries as Record<SessionMethod, (params: { session: number }) => Promise<unknown>>)[method] = async (params) => {
+      const query = session(params.session);
+      return answer(query, params, { pause, stale: () => sessions.get(params.session) !== query });
+    };
+  }
+
   return {
+    ...queries,
+
     async hello(): Promise<Hello> {
       return { protocolVersion: PROTOCOL_VERSION };
     },
@@ -241,7 +244,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         // reference, so a garbage collection during this load can free it. Nothing is freed yet
         // when the limit is worked out below: where the heap in use is known (an engine on the
         // page), it still counts the previous load until the collector runs.
-        loaded = null;
+        adoptLoad([]);
         const options = {
           name: input.name,
           signal,
@@ -263,13 +266,13 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           result = await openBytes(input.bytes, options);
         }
         if (signal.aborted) throw new LoadCancelled();
-        const queries = result.sessions.map((s) => new SessionQuery(s));
-        loaded = { id, sessions: queries };
+        const queries = result.sessions.map((s) => new QuerySession(s));
+        const handles = adoptLoad(queries);
         return {
           loadId: id,
           file: result.file,
           bytes: result.bytes,
-          sessions: queries.map((q, i) => summarize(q, i, print)),
+          sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, print)),
           findings: result.findings,
           elapsedMs: now() - started,
         };
@@ -280,88 +283,6 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async cancel(): Promise<void> {
       if (active) active.aborted = true;
-    },
-
-    async rows(index: number, cursor: number, filter: RowFilter, start: number, count: number) {
-      return session(index).rows(cursor, filter, start, count);
-    },
-
-    async rowOf(index: number, filter: RowFilter, seq: number) {
-      return session(index).rowOf(filter, seq);
-    },
-
-    async search(query: SearchQuery) {
-      // Latest wins per session (the main view and the playground search apart): a search typed
-      // over a slow one stops the slow one between slices.
-      const generation = (searches.get(query.session) ?? 0) + 1;
-      searches.set(query.session, generation);
-      return session(query.session).searchPaced(query, pause, () => searches.get(query.session) !== generation);
-    },
-
-    async surface(index: number, step: number, start: number, count: number) {
-      return session(index).surface(step, start, count);
-    },
-
-    async shadowedBy(index: number, replacement: number) {
-      return session(index).shadowedBy(replacement);
-    },
-
-    async replacements(index: number, step: number) {
-      return session(index).replacements(step);
-    },
-
-    async brackets(index: number, step: number, lo: number, hi: number) {
-      return session(index).brackets(step, lo, hi);
-    },
-
-    async detail(index: number, seq: number, step: number) {
-      return session(index).detail(seq, step);
-    },
-
-    async diagnostics(index: number, start: number, count: number) {
-      return session(index).diagnostics(start, count);
-    },
-
-    async replaceSteps(index: number) {
-      return session(index).session.index.replaceSteps().slice();
-    },
-
-    async navigate(index: number, step: number, kind: NavigateKind) {
-      return session(index).navigate(step, kind);
-    },
-
-    async views(index: number, step: number, start: number, count: number) {
-      return teach(index).views(step, start, count);
-    },
-
-    async transcript(index: number, step: number, seq: number, start: number, count: number) {
-      return teach(index).transcript(step, seq, start, count);
-    },
-
-    async blockText(index: number, seq: number, block: number) {
-      return teach(index).blockText(seq, block);
-    },
-
-    async viewPlace(index: number, step: number, seq: number) {
-      return teach(index).viewPlace(step, seq);
-    },
-
-    async replaceDetail(index: number, replacement: number) {
-      return teach(index).replaceDetail(replacement);
-    },
-
-    async curve(index: number, buckets: number) {
-      // Stops when this session is replaced: a new load, or a new playground state.
-      const query = session(index);
-      return teach(index).curve(buckets, pause, () => query !== currentQuery(index));
-    },
-
-    async exportText(index: number, kind: ExportKind, step: number) {
-      return teach(index).exportText(kind, step);
-    },
-
-    async exportEvent(index: number, seq: number) {
-      return teach(index).exportEvent(seq);
     },
 
     async demos(): Promise<DemoInfo[]> {
@@ -375,8 +296,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         const k = Math.max(0, Math.min(from.step, source.fold.accepted));
         for (let i = 0; i < k; i++) seed.push(source.log.event(i));
       }
-      playground = new PlaygroundHost(seed, summarize);
-      return playground.refresh();
+      // A new playground is a new session: requests about the previous one are refused.
+      if (playground) sessions.delete(playground.handle);
+      const host = new PlaygroundHost(nextHandle++, seed, summarize, (query) => sessions.set(host.handle, query));
+      playground = host;
+      return host.refresh();
     },
 
     async playgroundOffer(template: PlaygroundTemplate): Promise<PlaygroundResult> {

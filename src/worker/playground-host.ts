@@ -14,20 +14,26 @@ import {
   userMessage,
 } from '../core/playground/templates';
 import type { ExportFile, PlaygroundResult, PlaygroundState, PlaygroundTemplate, SessionSummary } from '../protocol/protocol';
-import { PLAYGROUND_SESSION } from '../protocol/protocol';
-import { SessionQuery } from './session-query';
+import { QuerySession } from './query';
 
-type Summarize = (query: SessionQuery, index: number, fingerprint: string) => SessionSummary;
+type Summarize = (query: QuerySession, id: number, index: number, fingerprint: string) => SessionSummary;
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export class PlaygroundHost {
   private readonly playground: Playground;
-  query: SessionQuery | null = null;
-  private readonly summarize: Summarize;
+  private query: QuerySession | null = null;
 
-  constructor(seed: unknown[], summarize: Summarize) {
+  /**
+   * @param handle the playground's session handle (its summary's `id`)
+   * @param publish makes the analysis of the current log the session under `handle`
+   */
+  constructor(
+    readonly handle: number,
+    seed: unknown[],
+    private readonly summarize: Summarize,
+    private readonly publish: (query: QuerySession) => void,
+  ) {
     this.playground = new Playground(seed);
-    this.summarize = summarize;
   }
 
   /** Re-analyse the (small) log after a change. */
@@ -35,15 +41,16 @@ export class PlaygroundHost {
     const text = this.playground.toJsonl();
     const [session] = (await openBytes(new TextEncoder().encode(text), { name: 'playground.jsonl' })).sessions;
     if (!session) throw new Error('the playground log did not decode');
-    this.query = new SessionQuery(session);
+    this.query = new QuerySession(session);
+    this.publish(this.query);
     return this.state();
   }
 
   state(): PlaygroundState {
-    const query = this.query as SessionQuery;
+    const query = this.query as QuerySession;
     return {
-      session: PLAYGROUND_SESSION,
-      summary: { ...this.summarize(query, PLAYGROUND_SESSION, `playground-${this.playground.nextSeq}`) },
+      session: this.handle,
+      summary: { ...this.summarize(query, this.handle, 0, `playground-${this.playground.nextSeq}`) },
       nextSeq: this.playground.nextSeq,
       canUndo: this.playground.canUndo,
       canRedo: this.playground.canRedo,

@@ -31,15 +31,15 @@ describe('engine worker', () => {
     expect(progress.length).toBeGreaterThan(0);
     const s = summary.sessions[0]!;
     expect(s).toMatchObject({ events: 54, accepted: 54, replacements: 2, surfaceError: null });
-    const firstReplace = await client.navigate(0, 0, 'next-replace');
+    const firstReplace = await client.navigate({ session: 0, step: 0, kind: 'next-replace' });
     expect(firstReplace).not.toBeNull();
-    const surface = await client.surface(0, firstReplace!, 0, 50);
+    const surface = await client.surface({ session: 0, step: firstReplace!, start: 0, count: 50 });
     expect(surface.change.kind).toBe('replace');
     expect(surface.nodes.some((n) => n.replacement)).toBe(true);
-    const rows = await client.rows(0, firstReplace!, ALL, 0, 20);
+    const rows = await client.rows({ session: 0, step: firstReplace!, filter: ALL, start: 0, count: 20 });
     expect(rows.total).toBe(54);
     expect(rows.rows.some((r) => r.state === 'shadowed')).toBe(true);
-    const brackets = await client.brackets(0, s.accepted, 0, 100);
+    const brackets = await client.brackets({ session: 0, step: s.accepted, lo: 0, hi: 100 });
     expect(brackets.map((b) => b.depth).sort()).toEqual([0, 1]);
     client.terminate();
   });
@@ -54,8 +54,8 @@ describe('engine worker', () => {
     expect(client.mode).toBe('in-process');
     expect(client.fallbackReason?.message).toMatch(/^The engine worker crashed or failed to start/);
     expect(summary.sessions[0]).toMatchObject({ events: 54, accepted: 54, replacements: 2, surfaceError: null });
-    const step = await client.navigate(0, 0, 'next-replace');
-    expect((await client.surface(0, step!, 0, 50)).change.kind).toBe('replace');
+    const step = await client.navigate({ session: 0, step: 0, kind: 'next-replace' });
+    expect((await client.surface({ session: 0, step: step!, start: 0, count: 50 })).change.kind).toBe('replace');
     client.terminate();
   });
 
@@ -103,7 +103,7 @@ describe('engine worker', () => {
     const s = summary.sessions[0]!;
     expect(s.decodeError).toMatchObject({ line: 41 });
     expect(s.accepted).toBeGreaterThan(0);
-    const rows = await client.rows(0, s.accepted, ALL, 0, 10);
+    const rows = await client.rows({ session: 0, step: s.accepted, filter: ALL, start: 0, count: 10 });
     expect(rows.rows).toHaveLength(10);
     client.terminate();
   });

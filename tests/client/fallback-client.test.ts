@@ -36,7 +36,7 @@ describe('FallbackCoreClient', () => {
         return new InProcessCoreClient(new FakeCoreClient());
       },
     );
-    const rows = await client.rows(0, 30, filter, 0, 2);
+    const rows = await client.rows({ session: 0, step: 30, filter, start: 0, count: 2 });
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1]);
     expect(client.mode).toBe('worker');
     expect(client.engineHome).toBe('worker');
@@ -53,7 +53,7 @@ describe('FallbackCoreClient', () => {
       () => new InProcessCoreClient(local),
     );
     // A request made while the worker is starting goes to the engine that answers.
-    const rows = await client.rows(0, 30, filter, 0, 3);
+    const rows = await client.rows({ session: 0, step: 30, filter, start: 0, count: 3 });
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1, 2]);
     expect(client.mode).toBe('in-process');
     expect(client.engineHome).toBe('page');
@@ -78,7 +78,7 @@ describe('FallbackCoreClient', () => {
       () => new WorkerCoreClient({ createWorker: () => new BrokenWorker('no worker') }),
       () => new InProcessCoreClient(Promise.reject(new Error('This build has no in-process engine.'))),
     );
-    const pending = client.surface(0, 0, 0, 5);
+    const pending = client.surface({ session: 0, step: 0, start: 0, count: 5 });
     const message =
       'The engine could not start: in a worker (The engine worker crashed or failed to start: no worker.) nor on the page (This build has no in-process engine.).';
     await expect(pending).rejects.toThrow(message);
@@ -103,7 +103,7 @@ describe('FallbackCoreClient', () => {
     worker.terminate();
     expect(client.dead).toBe(true);
     expect(dead.map((e) => e.message)).toEqual(['The engine was stopped.']);
-    await expect(client.rows(0, 1, filter, 0, 1)).rejects.toThrow('The engine was stopped.');
+    await expect(client.rows({ session: 0, step: 1, filter, start: 0, count: 1 })).rejects.toThrow('The engine was stopped.');
     expect(fallbacks).toBe(0);
   });
 
@@ -119,7 +119,7 @@ describe('FallbackCoreClient', () => {
         return new InProcessCoreClient(new FakeCoreClient());
       },
     );
-    const pending = client.rows(0, 1, filter, 0, 1);
+    const pending = client.rows({ session: 0, step: 1, filter, start: 0, count: 1 });
     client.terminate();
     await expect(pending).rejects.toThrow('The engine was stopped.');
     await expect(client.ready).rejects.toThrow('The engine was stopped.');

@@ -11,7 +11,7 @@ describe('InProcessCoreClient', () => {
   it('calls the engine directly, after the handshake', async () => {
     const engine = new FakeCoreClient();
     const client = new InProcessCoreClient(engine);
-    const window = await client.rows(0, 30, filter, 0, 3);
+    const window = await client.rows({ session: 0, step: 30, filter, start: 0, count: 3 });
     expect(window.total).toBe(30);
     expect(window.rows.map((r) => r.seq)).toEqual([0, 1, 2]);
     expect(engine.calls.map((c) => c.method)).toEqual(['hello', 'rows']);
@@ -26,7 +26,7 @@ describe('InProcessCoreClient', () => {
     const engine = new FakeCoreClient();
     engine.hold();
     const client = new InProcessCoreClient(engine);
-    const rows = client.rows(0, 0, filter, 0, 1);
+    const rows = client.rows({ session: 0, step: 0, filter, start: 0, count: 1 });
     engine.release();
     engine.hold();
     await new Promise((r) => setTimeout(r, 0));
@@ -38,7 +38,7 @@ describe('InProcessCoreClient', () => {
 
   it('dies with a clear error when the engine cannot be loaded or speaks another version', async () => {
     const missing = new InProcessCoreClient(Promise.reject(new Error('This build has no in-process engine.')));
-    await expect(missing.replaceSteps(0)).rejects.toThrow('This build has no in-process engine.');
+    await expect(missing.replaceSteps({ session: 0 })).rejects.toThrow('This build has no in-process engine.');
     expect(missing.dead).toBe(true);
     const old = new InProcessCoreClient(new FakeCoreClient({ protocolVersion: 0 }) as CoreApi);
     await expect(old.ready).rejects.toThrow(/protocol version 0/);

@@ -73,7 +73,7 @@ describe('WorkerCoreClient', () => {
     const { client: c } = client();
     await c.ready;
     expect(await c.hello()).toEqual({ protocolVersion: PROTOCOL_VERSION });
-    expect(Array.from(await c.replaceSteps(0))).toEqual([3, 9]);
+    expect(Array.from(await c.replaceSteps({ session: 0 }))).toEqual([3, 9]);
     expect(c.dead).toBe(false);
   });
 
@@ -89,9 +89,9 @@ describe('WorkerCoreClient', () => {
 
   it('refuses an engine that speaks another protocol version, with a clear message', async () => {
     const { client: c, worker } = client({ hello: async () => ({ protocolVersion: 99 }) });
-    const pending = c.rows(0, 0, filter, 0, 10);
+    const pending = c.rows({ session: 0, step: 0, filter, start: 0, count: 10 });
     await expect(c.ready).rejects.toBeInstanceOf(ProtocolMismatchError);
-    await expect(pending).rejects.toThrow(/protocol version 99 but this page expects version 1/);
+    await expect(pending).rejects.toThrow(new RegExp(`protocol version 99 but this page expects version ${PROTOCOL_VERSION}`));
     expect(c.dead).toBe(true);
     expect(worker.terminated).toBe(true);
   });
@@ -101,14 +101,14 @@ describe('WorkerCoreClient', () => {
     await c.ready;
     const dead: Error[] = [];
     c.onDead((error) => dead.push(error));
-    const a = c.rows(0, 0, filter, 0, 10);
-    const b = c.surface(0, 3, 0, 10);
+    const a = c.rows({ session: 0, step: 0, filter, start: 0, count: 10 });
+    const b = c.surface({ session: 0, step: 3, start: 0, count: 10 });
     await new Promise((r) => setTimeout(r, 5));
     expect(c.pendingCount).toBe(2);
     c.terminate();
     await expect(a).rejects.toBeInstanceOf(EngineDeadError);
     await expect(b).rejects.toThrow('The engine was stopped.');
-    await expect(c.replaceSteps(0)).rejects.toThrow('The engine was stopped.');
+    await expect(c.replaceSteps({ session: 0 })).rejects.toThrow('The engine was stopped.');
     expect(c.pendingCount).toBe(0);
     expect(worker.terminated).toBe(true);
     expect(dead).toHaveLength(1);
@@ -119,7 +119,7 @@ describe('WorkerCoreClient', () => {
   it('rejects every pending request when the worker reports an error', async () => {
     const { client: c, worker } = client();
     await c.ready;
-    const a = c.rows(0, 0, filter, 0, 10);
+    const a = c.rows({ session: 0, step: 0, filter, start: 0, count: 10 });
     const dead: Error[] = [];
     c.onDead((error) => dead.push(error));
     const crash = new Event('error') as Event & { message: string };
@@ -136,14 +136,14 @@ describe('WorkerCoreClient', () => {
 
   it('rejects every pending request on messageerror', async () => {
     const { client: c, worker } = client();
-    const a = c.surface(0, 0, 0, 5);
+    const a = c.surface({ session: 0, step: 0, start: 0, count: 5 });
     worker.dispatchEvent(new Event('messageerror'));
     await expect(a).rejects.toThrow('The engine worker sent a message that could not be read.');
   });
 
   it('gives up on a worker that never answers the handshake', async () => {
     const { client: c } = client({ hello: never }, 30);
-    const a = c.replaceSteps(0);
+    const a = c.replaceSteps({ session: 0 });
     await expect(a).rejects.toThrow('The engine worker did not answer within 30 ms.');
     expect(c.dead).toBe(true);
   });
@@ -156,7 +156,7 @@ describe('WorkerCoreClient', () => {
         throw error;
       },
     });
-    await expect(c.rows(0, 0, filter, 0, 1)).rejects.toMatchObject({ name: 'AbortError', message: 'The load was cancelled.' });
+    await expect(c.rows({ session: 0, step: 0, filter, start: 0, count: 1 })).rejects.toMatchObject({ name: 'AbortError', message: 'The load was cancelled.' });
     expect(c.dead).toBe(false);
   });
 });
@@ -183,7 +183,7 @@ describe('WorkerCoreClient watchdog', () => {
     await c.ready;
     const states: boolean[] = [];
     c.onStall((stalled) => states.push(stalled));
-    void c.rows(0, 0, filter, 0, 10).catch(() => {}); // never answered
+    void c.rows({ session: 0, step: 0, filter, start: 0, count: 10 }).catch(() => {}); // never answered
     await wait(120);
     expect(states).toEqual([true]);
     expect(hellos).toBe(2); // one probe at a time
@@ -199,7 +199,7 @@ describe('WorkerCoreClient watchdog', () => {
     for (const x of [c, quiet]) await x.ready;
     const states: boolean[] = [];
     quiet.onStall((stalled) => states.push(stalled));
-    void quiet.rows(0, 0, filter, 0, 10).catch(() => {}); // waits, but the worker answers probes
+    void quiet.rows({ session: 0, step: 0, filter, start: 0, count: 10 }).catch(() => {}); // waits, but the worker answers probes
     await wait(120);
     expect(states).toEqual([]);
     quiet.terminate();

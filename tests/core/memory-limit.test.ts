@@ -14,7 +14,7 @@ import { ZstdFrameStream, initZstd } from '../../src/core/decode/zstd';
 import { generateText } from '../../src/core/gen/generate';
 import { MEMORY_LIMIT_RULE, MemoryBudget, MemoryLimitError, formatBytePair, formatBytes } from '../../src/core/util/budget';
 import { ByteBuffer } from '../../src/core/util/grow';
-import { SessionQuery } from '../../src/worker/session-query';
+import { sessionQueries } from '../../src/worker/query';
 import { naiveDecode } from '../support/naive-decode';
 import { referenceFold } from '../support/reference-fold';
 import { zstdFrames } from '../support/zstd-frames';
@@ -80,13 +80,13 @@ function expectCleanStop(session: SessionAnalysis, text: Uint8Array, file: strin
   expect(rules).not.toContain('loader/torn-line');
   expect(rules).not.toContain('zstd/torn-record');
   // Everything the page asks for still answers; the stop leads the diagnostics.
-  const query = new SessionQuery(session);
+  const query = sessionQueries(session);
   const all = { families: [], surfaceOnly: false };
-  expect(query.diagnostics(0, 1).items[0]).toMatchObject({ rule: MEMORY_LIMIT_RULE, line: stop?.line, message: stop?.message });
-  expect(query.rows(session.fold.accepted, all, session.log.length - 5, 10).rows).toHaveLength(5);
-  expect(query.surface(k, 0, 20).step).toBe(k);
-  expect(query.detail(session.log.length - 1 + session.baseSeq, session.fold.accepted).seq).toBe(session.log.length - 1);
-  expect(query.navigate(0, 'next-change')).not.toBeNull();
+  expect(query.diagnostics({ start: 0, count: 1 }).items[0]).toMatchObject({ rule: MEMORY_LIMIT_RULE, line: stop?.line, message: stop?.message });
+  expect(query.rows({ step: session.fold.accepted, filter: all, start: session.log.length - 5, count: 10 }).rows).toHaveLength(5);
+  expect(query.surface({ step: k, start: 0, count: 20 }).step).toBe(k);
+  expect(query.detail({ seq: session.log.length - 1 + session.baseSeq, step: session.fold.accepted }).seq).toBe(session.log.length - 1);
+  expect(query.navigate({ step: 0, kind: 'next-change' })).not.toBeNull();
   return at;
 }
 
@@ -232,7 +232,7 @@ describe('memory limit: a load stops cleanly before it would exceed it', () => {
     const stop = s.diagnostics.find((d) => d.rule === MEMORY_LIMIT_RULE);
     expect(stop?.severity).toBe('error');
     expect(stop?.message).toMatch(/^stopped reading bad\.jsonl\.gz at byte \d+ of the decompressed text \(line \d+\): reading on would need/);
-    expect(new SessionQuery(s).diagnostics(0, 10).items.map((d) => d.rule).slice(0, 1)).toEqual(['decode/error']);
+    expect(sessionQueries(s).diagnostics({ start: 0, count: 10 }).items.map((d) => d.rule).slice(0, 1)).toEqual(['decode/error']);
   });
 
   it('names the limit as the caller asks', async () => {

@@ -8,8 +8,9 @@ import { openBytes } from '../../src/core/analyze/open';
 import type { SessionAnalysis } from '../../src/core/analyze/session';
 import { generateText } from '../../src/core/gen/generate';
 import { DETAIL_RAW_LIMIT } from '../../src/protocol/protocol';
-import { DETAIL_EVENT_LIMIT, SessionQuery } from '../../src/worker/session-query';
-import { TeachingQuery } from '../../src/worker/teaching-query';
+import { sessionQueries } from '../../src/worker/query';
+import { DETAIL_EVENT_LIMIT } from '../../src/worker/query/detail';
+import { searchNow } from '../../src/worker/query/search';
 import { zstdFrames } from '../support/zstd-frames';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -32,15 +33,15 @@ async function one(bytes: Uint8Array, name = 'x.jsonl'): Promise<SessionAnalysis
 
 /** Everything the UI would ask for must answer without throwing. */
 function exercise(session: SessionAnalysis): void {
-  const query = new SessionQuery(session);
+  const query = sessionQueries(session);
   const filter = { families: [], surfaceOnly: false };
-  query.rows(session.fold.accepted, filter, 0, 50);
-  query.surface(session.fold.accepted, 0, 50);
-  query.replacements(session.fold.accepted);
-  query.brackets(session.fold.accepted, 0, 1e9);
-  query.diagnostics(0, 100);
-  for (let i = 0; i < Math.min(session.log.length, 20); i++) query.detail(i + session.baseSeq, session.fold.accepted);
-  query.search({ session: 0, text: 'x', filter, fromRow: -1, direction: 1 });
+  query.rows({ step: session.fold.accepted, filter, start: 0, count: 50 });
+  query.surface({ step: session.fold.accepted, start: 0, count: 50 });
+  query.replacements({ step: session.fold.accepted });
+  query.brackets({ step: session.fold.accepted, lo: 0, hi: 1e9 });
+  query.diagnostics({ start: 0, count: 100 });
+  for (let i = 0; i < Math.min(session.log.length, 20); i++) query.detail({ seq: i + session.baseSeq, step: session.fold.accepted });
+  searchNow(query.query, { session: 0, text: 'x', filter, fromRow: -1, direction: 1 });
 }
 
 const rules = (s: SessionAnalysis): string[] => s.diagnostics.map((d) => d.rule);
@@ -101,8 +102,8 @@ describe('bad input', () => {
     const big = 'x'.repeat(20 * 1024 * 1024);
     const s = await one(enc(`${HEADER}\n${user(0, big)}\n${user(1)}\n`));
     expect(s.fold.nodes).toEqual([0, 1]);
-    const query = new SessionQuery(s);
-    expect(query.rows(2, { families: [], surfaceOnly: false }, 0, 2).rows[0]!.summary.length).toBeLessThanOrEqual(160);
+    const query = sessionQueries(s);
+    expect(query.rows({ step: 2, filter: { families: [], surfaceOnly: false }, start: 0, count: 2 }).rows[0]!.summary.length).toBeLessThanOrEqual(160);
   });
 
   it('a header with another version is refused by the loader view but still folded', async () => {
@@ -233,15 +234,15 @@ describe('bad input', () => {
       expect(s.fold.nodes).toEqual([0, 1, 2]);
       expect(s.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 
-      const query = new SessionQuery(s);
+      const query = sessionQueries(s);
       const all = { families: [], surfaceOnly: false };
-      const rows = query.rows(3, all, 0, 10).rows;
+      const rows = query.rows({ step: 3, filter: all, start: 0, count: 10 }).rows;
       expect(rows.map((r) => r.summary.length <= 160)).toEqual([true, true, true]);
       expect(rows[0]!.summary).toMatch(/^x+…$/);
-      expect(query.surface(3, 0, 10).nodes[0]!.preview.length).toBeLessThanOrEqual(160);
+      expect(query.surface({ step: 3, start: 0, count: 10 }).nodes[0]!.preview.length).toBeLessThanOrEqual(160);
 
       // The detail carries the start of the line and a bounded event, and says how long the line is.
-      const big = query.detail(0, 3);
+      const big = query.detail({ seq: 0, step: 3 });
       expect(big.raw.length).toBe(DETAIL_RAW_LIMIT);
       expect(big.raw.startsWith('{"type":"user/message","seq":0')).toBe(true);
       expect(big.clipped).toEqual({ rawLength: rowLength, eventClipped: true });
@@ -251,19 +252,18 @@ describe('bad input', () => {
       expect(event.type).toBe('user/message');
       expect(event.surfaceOp).toBe('append');
       expect(event.data.content[0]!.text).toMatch(/^x+… \[clipped: \d+ of 209715200 characters\]$/);
-      expect(query.detail(1, 3).clipped).toBeUndefined();
+      expect(query.detail({ seq: 1, step: 3 }).clipped).toBeUndefined();
 
       // Search reads the line piece by piece (a match across two pieces included), case-folded.
-      expect(query.search({ session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 0, seq: 0 });
-      expect(query.search({ session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 1 });
-      expect(query.search({ session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1 }).row).toBeNull();
+      expect(searchNow(query.query, { session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 0, seq: 0 });
+      expect(searchNow(query.query, { session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 1 });
+      expect(searchNow(query.query, { session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1 }).row).toBeNull();
 
       // Exports other than the event itself stay small; the event's export is the whole line.
-      const teaching = new TeachingQuery(query);
-      expect(teaching.exportText('surface', 3).text.length).toBeLessThan(10_000);
-      expect(teaching.exportText('report-json', 3).text.length).toBeLessThan(100_000);
-      expect(teaching.exportText('report-markdown', 3).text.length).toBeLessThan(100_000);
-      const whole = teaching.exportEvent(0);
+      expect(query.exportText({ kind: 'surface', step: 3 }).text.length).toBeLessThan(10_000);
+      expect(query.exportText({ kind: 'report-json', step: 3 }).text.length).toBeLessThan(100_000);
+      expect(query.exportText({ kind: 'report-markdown', step: 3 }).text.length).toBeLessThan(100_000);
+      const whole = query.exportEvent({ seq: 0 });
       expect(whole.text.length).toBe(rowLength + 1);
       expect(whole.text.endsWith(`xxxx${dec(tail.subarray(0, tail.indexOf(0x0a) + 1))}`)).toBe(true);
     },

@@ -1,8 +1,8 @@
-/** The store slices of issue 4: view and replace inspector, demos, exports, playground. */
+/** The store slices of the views and replace inspector, demos, exports and the playground. */
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
-import { PLAYGROUND_SESSION } from '../../src/protocol/protocol';
-import { selectDemoNoteIndex, selectHasNextNote, selectHasPreviousNote, selectSessionKey } from '../../src/store/selectors';
+import { selectDemoNoteIndex, selectHasNextNote, selectHasPreviousNote, selectSessionId, selectSessionKey } from '../../src/store/selectors';
+import { FAKE_PLAYGROUND } from '../support/fake-client';
 import { loadedTestStore, makeTestStore } from './helpers';
 
 describe('view slice', () => {
@@ -101,10 +101,11 @@ describe('playground slice', () => {
     expect(sb.status).toBe('ready');
     expect(sb.load?.sessions[0]).toMatchObject({ index: 0, events: 10, path: 'playground' });
     expect(sb.step).toBe(10);
-    expect(sb.playground?.session).toBe(PLAYGROUND_SESSION);
-    // Its panels ask for session 0; the engine is asked for the playground session.
-    await sb.client.surface(0, 10, 0, 50);
-    expect(client.callsTo('surface').at(-1)?.args[0]).toBe(PLAYGROUND_SESSION);
+    expect(sb.playground?.session).toBe(FAKE_PLAYGROUND);
+    // Its one session is the playground's, by the handle the engine gave it: nothing is remapped.
+    expect(sb.load?.sessions[0]?.id).toBe(FAKE_PLAYGROUND);
+    await sb.client.surface({ session: selectSessionId(sb), step: 10, start: 0, count: 50 });
+    expect(client.callsTo('surface').at(-1)?.args[0]).toBe(FAKE_PLAYGROUND);
     // The main store keeps its log and cursor.
     expect(store.getState()).toMatchObject({ step: 10, session: 0 });
   });

@@ -9,13 +9,27 @@
  */
 import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
-import { PLAYGROUND_SESSION, PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
+import { PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
 import type {
+  BlockTextParams,
+  BracketsParams,
+  CurveParams,
+  DiagnosticsParams,
+  EventAtParams,
+  EventParams,
+  ExportTextParams,
+  NavigateParams,
+  ReplacementParams,
+  RowOfParams,
+  RowsParams,
+  SessionParams,
+  StepParams,
+  TranscriptParams,
+  WindowParams,
   Bracket,
   CurveData,
   DemoInfo,
   ExportFile,
-  ExportKind,
   PlaygroundResult,
   PlaygroundState,
   PlaygroundTemplate,
@@ -29,7 +43,6 @@ import type {
   Family,
   Hello,
   LoadSummary,
-  NavigateKind,
   OpenRequest,
   ProgressEvent,
   ReplacementRow,
@@ -44,6 +57,9 @@ import type {
   SurfaceWindow,
   TimelineRow,
 } from '../../src/protocol/protocol';
+
+/** The handle this fake gives its playground session (a loaded session's handle is its index). */
+export const FAKE_PLAYGROUND = 1_000_000;
 
 import {
   FAKE_DEMOS,
@@ -299,9 +315,10 @@ export class FakeCoreClient implements CoreClient {
     return Promise.resolve();
   }
 
-  rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow> {
+  rows(params: RowsParams): Promise<RowWindow> {
+    const { session, step: cursor, filter, start, count } = params;
     const pg = this.sandbox('rows', [session, cursor, filter, start, count]);
-    if (pg) return pg.then((c) => c.rows(0, cursor, filter, start, count));
+    if (pg) return pg.then((c) => c.rows({ ...params, session: 0 }));
     return this.answer('rows', [session, cursor, filter, start, count], () => {
       const synthetic = this.options.syntheticRows;
       if (synthetic !== undefined) {
@@ -317,9 +334,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  rowOf(session: number, filter: RowFilter, seq: number): Promise<number> {
+  rowOf(params: RowOfParams): Promise<number> {
+    const { session, filter, seq } = params;
     const pg = this.sandbox('rowOf', [session, filter, seq]);
-    if (pg) return pg.then((c) => c.rowOf(0, filter, seq));
+    if (pg) return pg.then((c) => c.rowOf({ ...params, session: 0 }));
     return this.answer('rowOf', [session, filter, seq], () => {
       if (this.options.syntheticRows !== undefined) return Math.min(seq, this.options.syntheticRows - 1);
       const indexes = this.filtered(filter);
@@ -352,9 +370,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  surface(session: number, step: number, start: number, count: number): Promise<SurfaceWindow> {
+  surface(params: WindowParams): Promise<SurfaceWindow> {
+    const { session, step, start, count } = params;
     const pg = this.sandbox('surface', [session, step, start, count]);
-    if (pg) return pg.then((c) => c.surface(0, step, start, count));
+    if (pg) return pg.then((c) => c.surface({ ...params, session: 0 }));
     return this.answer('surface', [session, step, start, count], () => {
       const fold = this.fold(step);
       const nodes = fold.nodes.slice(start, start + count).map((seq) => this.node(seq, fold));
@@ -370,9 +389,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  shadowedBy(session: number, replacement: number): Promise<SurfaceNode[]> {
+  shadowedBy(params: ReplacementParams): Promise<SurfaceNode[]> {
+    const { session, replacement } = params;
     const pg = this.sandbox('shadowedBy', [session, replacement]);
-    if (pg) return pg.then((c) => c.shadowedBy(0, replacement));
+    if (pg) return pg.then((c) => c.shadowedBy({ ...params, session: 0 }));
     return this.answer('shadowedBy', [session, replacement], () => {
       const fold = this.fold(this.accepted());
       const r = fold.replacements.find((x) => x.seq === replacement);
@@ -380,9 +400,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  replacements(session: number, step: number): Promise<ReplacementRow[]> {
+  replacements(params: StepParams): Promise<ReplacementRow[]> {
+    const { session, step } = params;
     const pg = this.sandbox('replacements', [session, step]);
-    if (pg) return pg.then((c) => c.replacements(0, step));
+    if (pg) return pg.then((c) => c.replacements({ ...params, session: 0 }));
     return this.answer('replacements', [session, step], () => {
       const fold = this.fold(step);
       return fold.replacements.map((r) => ({
@@ -397,9 +418,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  brackets(session: number, step: number, lo: number, hi: number): Promise<Bracket[]> {
+  brackets(params: BracketsParams): Promise<Bracket[]> {
+    const { session, step, lo, hi } = params;
     const pg = this.sandbox('brackets', [session, step, lo, hi]);
-    if (pg) return pg.then((c) => c.brackets(0, step, lo, hi));
+    if (pg) return pg.then((c) => c.brackets({ ...params, session: 0 }));
     return this.answer('brackets', [session, step, lo, hi], () => {
       const fold = this.fold(step);
       const covered = (seq: number): number[] => {
@@ -425,9 +447,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  detail(session: number, seq: number, step: number): Promise<EventDetail> {
+  detail(params: EventAtParams): Promise<EventDetail> {
+    const { session, seq, step } = params;
     const pg = this.sandbox('detail', [session, seq, step]);
-    if (pg) return pg.then((c) => c.detail(0, seq, step));
+    if (pg) return pg.then((c) => c.detail({ ...params, session: 0 }));
     return this.answer('detail', [session, seq, step], () => {
       const index = this.events.findIndex((e) => e.seq === seq);
       const event = this.events[index];
@@ -462,26 +485,29 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  diagnostics(session: number, start: number, count: number): Promise<{ total: number; items: Diagnostic[] }> {
+  diagnostics(params: DiagnosticsParams): Promise<{ total: number; items: Diagnostic[] }> {
+    const { session, start, count } = params;
     const pg = this.sandbox('diagnostics', [session, start, count]);
-    if (pg) return pg.then((c) => c.diagnostics(0, start, count));
+    if (pg) return pg.then((c) => c.diagnostics({ ...params, session: 0 }));
     return this.answer('diagnostics', [session, start, count], () => {
       const all = this.options.diagnostics ?? [];
       return { total: all.length, items: all.slice(start, start + count) };
     });
   }
 
-  replaceSteps(session: number): Promise<Int32Array> {
+  replaceSteps(params: SessionParams): Promise<Int32Array> {
+    const { session } = params;
     const pg = this.sandbox('replaceSteps', [session]);
-    if (pg) return pg.then((c) => c.replaceSteps(0));
+    if (pg) return pg.then((c) => c.replaceSteps({ session: 0 }));
     return this.answer('replaceSteps', [session], () =>
       Int32Array.from(this.fold(this.accepted()).replacements.map((r) => r.step)),
     );
   }
 
-  navigate(session: number, step: number, kind: NavigateKind): Promise<number | null> {
+  navigate(params: NavigateParams): Promise<number | null> {
+    const { session, step, kind } = params;
     const pg = this.sandbox('navigate', [session, step, kind]);
-    if (pg) return pg.then((c) => c.navigate(0, step, kind));
+    if (pg) return pg.then((c) => c.navigate({ ...params, session: 0 }));
     return this.answer('navigate', [session, step, kind], () => {
       const accepted = this.accepted();
       const isChange = (k: number) => this.events[k - 1]?.surfaceOp !== undefined;
@@ -498,9 +524,10 @@ export class FakeCoreClient implements CoreClient {
 
   // ---- teaching: views, replace inspector, curve, exports, demos -------------------------------
 
-  views(session: number, step: number, start: number, count: number): Promise<ViewsWindow> {
+  views(params: WindowParams): Promise<ViewsWindow> {
+    const { session, step, start, count } = params;
     const pg = this.sandbox('views', [session, step, start, count]);
-    if (pg) return pg.then((c) => c.views(0, step, start, count));
+    if (pg) return pg.then((c) => c.views({ ...params, session: 0 }));
     return this.answer('views', [session, step, start, count], () => {
       const k = Math.max(0, Math.min(step, this.accepted()));
       const fold = this.fold(k);
@@ -518,9 +545,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  transcript(session: number, step: number, seq: number, start: number, count: number): Promise<TranscriptPage> {
+  transcript(params: TranscriptParams): Promise<TranscriptPage> {
+    const { session, step, seq, start, count } = params;
     const pg = this.sandbox('transcript', [session, step, seq, start, count]);
-    if (pg) return pg.then((c) => c.transcript(0, step, seq, start, count));
+    if (pg) return pg.then((c) => c.transcript({ ...params, session: 0 }));
     return this.answer('transcript', [session, step, seq, start, count], () => {
       const k = Math.max(0, Math.min(step, this.accepted()));
       const fold = this.fold(k);
@@ -531,9 +559,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  blockText(session: number, seq: number, block: number): Promise<string> {
+  blockText(params: BlockTextParams): Promise<string> {
+    const { session, seq, block } = params;
     const pg = this.sandbox('blockText', [session, seq, block]);
-    if (pg) return pg.then((c) => c.blockText(0, seq, block));
+    if (pg) return pg.then((c) => c.blockText({ ...params, session: 0 }));
     return this.answer('blockText', [session, seq, block], () => {
       const event = this.eventAt(seq);
       const text = event ? viewMessage(event, 'current', Infinity).blocks[block]?.text : undefined;
@@ -542,9 +571,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  viewPlace(session: number, step: number, seq: number): Promise<ViewPlace | null> {
+  viewPlace(params: EventAtParams): Promise<ViewPlace | null> {
+    const { session, step, seq } = params;
     const pg = this.sandbox('viewPlace', [session, step, seq]);
-    if (pg) return pg.then((c) => c.viewPlace(0, step, seq));
+    if (pg) return pg.then((c) => c.viewPlace({ ...params, session: 0 }));
     return this.answer('viewPlace', [session, step, seq], () => {
       const fold = this.fold(Math.max(0, Math.min(step, this.accepted())));
       for (const [row, rowSeq] of fold.nodes.entries()) {
@@ -556,9 +586,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  replaceDetail(session: number, replacement: number): Promise<ReplaceDetail> {
+  replaceDetail(params: ReplacementParams): Promise<ReplaceDetail> {
+    const { session, replacement } = params;
     const pg = this.sandbox('replaceDetail', [session, replacement]);
-    if (pg) return pg.then((c) => c.replaceDetail(0, replacement));
+    if (pg) return pg.then((c) => c.replaceDetail({ ...params, session: 0 }));
     return this.answer('replaceDetail', [session, replacement], () => {
       const fold = this.fold(this.accepted());
       const r = fold.replacements.find((x) => x.seq === replacement);
@@ -590,9 +621,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  curve(session: number, buckets: number): Promise<CurveData> {
+  curve(params: CurveParams): Promise<CurveData> {
+    const { session, buckets } = params;
     const pg = this.sandbox('curve', [session, buckets]);
-    if (pg) return pg.then((c) => c.curve(0, buckets));
+    if (pg) return pg.then((c) => c.curve({ ...params, session: 0 }));
     return this.answer('curve', [session, buckets], () => {
       const steps = this.accepted();
       const bytes: number[] = [];
@@ -615,9 +647,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile> {
+  exportText(params: ExportTextParams): Promise<ExportFile> {
+    const { session, kind, step } = params;
     const pg = this.sandbox('exportText', [session, kind, step]);
-    if (pg) return pg.then((c) => c.exportText(0, kind, step));
+    if (pg) return pg.then((c) => c.exportText({ ...params, session: 0 }));
     return this.answer('exportText', [session, kind, step], () => {
       const k = Math.max(0, Math.min(step, this.accepted()));
       const fold = this.fold(k);
@@ -639,9 +672,10 @@ export class FakeCoreClient implements CoreClient {
     });
   }
 
-  exportEvent(session: number, seq: number): Promise<ExportFile> {
+  exportEvent(params: EventParams): Promise<ExportFile> {
+    const { session, seq } = params;
     const pg = this.sandbox('exportEvent', [session, seq]);
-    if (pg) return pg.then((c) => c.exportEvent(0, seq));
+    if (pg) return pg.then((c) => c.exportEvent({ ...params, session: 0 }));
     return this.answer('exportEvent', [session, seq], () => {
       const event = this.events.find((e) => e.seq === seq);
       if (!event) throw new Error(`No event with seq ${seq}.`);
@@ -728,8 +762,8 @@ export class FakeCoreClient implements CoreClient {
     const log = this.requirePlayground();
     const client = this.pgClient as FakeCoreClient;
     return {
-      session: PLAYGROUND_SESSION,
-      summary: client.sessionSummary(PLAYGROUND_SESSION, 'playground.jsonl', `playground-${log.length}`),
+      session: FAKE_PLAYGROUND,
+      summary: client.sessionSummary(FAKE_PLAYGROUND, 'playground.jsonl', `playground-${log.length}`),
       nextSeq: log.length,
       canUndo: log.length > 0,
       canRedo: this.pgRedo.length > 0,
@@ -739,7 +773,7 @@ export class FakeCoreClient implements CoreClient {
 
   /** Per-session calls for the playground session go to the fake holding the playground log. */
   private sandbox(method: string, args: unknown[]): Promise<FakeCoreClient> | null {
-    if (args[0] !== PLAYGROUND_SESSION && (args[0] as SearchQuery | undefined)?.session !== PLAYGROUND_SESSION) return null;
+    if (args[0] !== FAKE_PLAYGROUND && (args[0] as SearchQuery | undefined)?.session !== FAKE_PLAYGROUND) return null;
     this.calls.push({ method, args });
     if (this.deathError) return Promise.reject(this.deathError);
     const client = this.pgClient;
@@ -920,6 +954,7 @@ export class FakeCoreClient implements CoreClient {
     const families: Partial<Record<Family, number>> = {};
     for (const event of this.events) families[familyOf(event.type)] = (families[familyOf(event.type)] ?? 0) + 1;
     return {
+      id: index,
       index,
       path,
       format: 'jsonl',

@@ -179,7 +179,7 @@ describe('Two views: a long shadowed span', () => {
     // Collapsed: the preview the row carried, and no transcript request.
     expect(transcriptOf(compaction)).toEqual([0, 1, 2]);
     expect(client.callsTo('transcript')).toEqual([]);
-    const window = await client.views(0, 252, 0, 10);
+    const window = await client.views({ session: 0, step: 252, start: 0, count: 10 });
     expect(window.rows[0]).toMatchObject({ transcriptTotal: 250 });
     expect(window.rows[0]?.transcript.map((m) => m.seq)).toEqual([0, 1, 2]);
 

@@ -39,65 +39,65 @@ describe('engine', () => {
 
   it('answers row windows with states at the cursor', async () => {
     const { engine } = await loadNested();
-    const atEnd = await engine.rows(0, 6, ALL, 0, 100);
+    const atEnd = await engine.rows({ session: 0, step: 6, filter: ALL, start: 0, count: 100 });
     expect(atEnd.total).toBe(6);
     expect(atEnd.rows.map((r) => r.state)).toEqual(['log-only', 'shadowed', 'shadowed', 'shadowed', 'current', 'log-only']);
     expect(atEnd.rows[1]!.summary).toBe('a <script>alert(1)</script>');
-    const atThree = await engine.rows(0, 3, ALL, 0, 100);
+    const atThree = await engine.rows({ session: 0, step: 3, filter: ALL, start: 0, count: 100 });
     expect(atThree.rows.map((r) => r.state)).toEqual(['log-only', 'current', 'current', 'future', 'future', 'future']);
-    const surfaceOnly = await engine.rows(0, 6, { families: [], surfaceOnly: true }, 0, 100);
+    const surfaceOnly = await engine.rows({ session: 0, step: 6, filter: { families: [], surfaceOnly: true }, start: 0, count: 100 });
     expect(surfaceOnly.rows.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
-    const turns = await engine.rows(0, 6, { families: ['turn'], surfaceOnly: false }, 0, 100);
+    const turns = await engine.rows({ session: 0, step: 6, filter: { families: ['turn'], surfaceOnly: false }, start: 0, count: 100 });
     expect(turns.rows.map((r) => r.seq)).toEqual([0, 5]);
   });
 
   it('gives the surface at any step with what the step changed', async () => {
     const { engine } = await loadNested();
-    const s4 = await engine.surface(0, 4, 0, 10);
+    const s4 = await engine.surface({ session: 0, step: 4, start: 0, count: 10 });
     expect(s4.nodes.map((n) => n.seq)).toEqual([3, 2]);
     expect(s4.change.text).toBe('replaced 1…1 (1 node) with 3');
     expect(s4.replaceGeneration).toBe(1);
-    const s5 = await engine.surface(0, 5, 0, 10);
+    const s5 = await engine.surface({ session: 0, step: 5, start: 0, count: 10 });
     expect(s5.nodes.map((n) => n.seq)).toEqual([4]);
     expect(s5.change.text).toBe('replaced 3…2 (2 nodes) with 4');
     expect(s5.nodes[0]).toMatchObject({ replacement: true, shadowedCount: 2 });
-    expect((await engine.surface(0, 2, 0, 10)).change.text).toBe('appended 1');
-    expect((await engine.surface(0, 1, 0, 10)).change.kind).toBe('log-only');
-    expect((await engine.shadowedBy(0, 4)).map((n) => n.seq)).toEqual([3, 2]);
+    expect((await engine.surface({ session: 0, step: 2, start: 0, count: 10 })).change.text).toBe('appended 1');
+    expect((await engine.surface({ session: 0, step: 1, start: 0, count: 10 })).change.kind).toBe('log-only');
+    expect((await engine.shadowedBy({ session: 0, replacement: 4 })).map((n) => n.seq)).toEqual([3, 2]);
   });
 
   it('lists replacements and nested brackets', async () => {
     const { engine } = await loadNested();
-    const reps = await engine.replacements(0, 6);
+    const reps = await engine.replacements({ session: 0, step: 6 });
     expect(reps.map((r) => [r.seq, r.kind, r.shadowedBy])).toEqual([
       [3, 'other', 4],
       [4, 'compaction', null],
     ]);
-    const brackets = await engine.brackets(0, 6, 0, 10);
+    const brackets = await engine.brackets({ session: 0, step: 6, lo: 0, hi: 10 });
     expect(brackets).toEqual([
       { replacement: 3, first: 1, last: 1, depth: 1, kind: 'other' },
       { replacement: 4, first: 1, last: 3, depth: 0, kind: 'compaction' },
     ]);
-    expect(await engine.brackets(0, 4, 0, 10)).toEqual([{ replacement: 3, first: 1, last: 1, depth: 0, kind: 'other' }]);
+    expect(await engine.brackets({ session: 0, step: 4, lo: 0, hi: 10 })).toEqual([{ replacement: 3, first: 1, last: 1, depth: 0, kind: 'other' }]);
   });
 
   it('details an event with provenance both ways and its replacement chain', async () => {
     const { engine } = await loadNested();
-    const d = await engine.detail(0, 1, 6);
+    const d = await engine.detail({ session: 0, seq: 1, step: 6 });
     expect(d).toMatchObject({ seq: 1, line: 3, state: 'shadowed', replacedBy: 3, replacementChain: [4], citedBy: [3] });
-    const r = await engine.detail(0, 4, 6);
+    const r = await engine.detail({ session: 0, seq: 4, step: 6 });
     expect(r).toMatchObject({ sourceEventSeqs: [3, 2], replacedEventSeqs: [3, 2], state: 'current' });
   });
 
   it('navigates between surface changes and replaces', async () => {
     const { engine } = await loadNested();
-    expect(await engine.navigate(0, 0, 'next-replace')).toBe(4);
-    expect(await engine.navigate(0, 4, 'next-replace')).toBe(5);
-    expect(await engine.navigate(0, 5, 'next-replace')).toBeNull();
-    expect(await engine.navigate(0, 5, 'prev-replace')).toBe(4);
-    expect(await engine.navigate(0, 0, 'next-change')).toBe(2);
-    expect(await engine.navigate(0, 6, 'prev-change')).toBe(5);
-    expect(Array.from(await engine.replaceSteps(0))).toEqual([4, 5]);
+    expect(await engine.navigate({ session: 0, step: 0, kind: 'next-replace' })).toBe(4);
+    expect(await engine.navigate({ session: 0, step: 4, kind: 'next-replace' })).toBe(5);
+    expect(await engine.navigate({ session: 0, step: 5, kind: 'next-replace' })).toBeNull();
+    expect(await engine.navigate({ session: 0, step: 5, kind: 'prev-replace' })).toBe(4);
+    expect(await engine.navigate({ session: 0, step: 0, kind: 'next-change' })).toBe(2);
+    expect(await engine.navigate({ session: 0, step: 6, kind: 'prev-change' })).toBe(5);
+    expect(Array.from(await engine.replaceSteps({ session: 0 }))).toEqual([4, 5]);
   });
 
   it('searches rows that are not rendered, with wrap-around', async () => {
@@ -120,7 +120,7 @@ describe('engine', () => {
       (error: Error) => order.push(error.name),
     );
     await new Promise((resolve) => setTimeout(resolve, 0));
-    await engine.rows(0, accepted, ALL, 0, 10).then(() => order.push('rows'));
+    await engine.rows({ session: 0, step: accepted, filter: ALL, start: 0, count: 10 }).then(() => order.push('rows'));
     // A newer search: the first one stops at its next pause.
     const hit = await engine.search({ session: 0, text: 'turn/start', filter: ALL, fromRow: -1, direction: 1 });
     order.push('hit');
@@ -138,9 +138,9 @@ describe('engine', () => {
     const s = summary.sessions[0]!;
     expect(s.accepted).toBe(3);
     expect(s.surfaceError).toMatchObject({ seq: 9, line: 5, message: 'session event seq 9 is not contiguous; expected 3' });
-    const rows = await engine.rows(0, 3, ALL, 0, 10);
+    const rows = await engine.rows({ session: 0, step: 3, filter: ALL, start: 0, count: 10 });
     expect(rows.rows.map((r) => r.state)).toEqual(['log-only', 'current', 'current', 'rejected', 'pending', 'pending']);
-    const diags = await engine.diagnostics(0, 0, 10);
+    const diags = await engine.diagnostics({ session: 0, start: 0, count: 10 });
     expect(diags.items[0]).toMatchObject({ rule: 'surface/contiguity', seq: 3 });
   });
 
@@ -176,12 +176,12 @@ describe('engine', () => {
     expect(s.accepted).toBeGreaterThan(1000);
     expect(s.accepted).toBe(s.events);
     // The prefix is navigable and every window answers.
-    const rows = await engine.rows(0, s.accepted, ALL, s.events - 3, 10);
+    const rows = await engine.rows({ session: 0, step: s.accepted, filter: ALL, start: s.events - 3, count: 10 });
     expect(rows.rows).toHaveLength(3);
-    expect((await engine.surface(0, s.accepted, 0, 5)).step).toBe(s.accepted);
-    expect((await engine.detail(0, s.events - 1, s.accepted)).seq).toBe(s.events - 1);
-    expect((await engine.diagnostics(0, 0, 1)).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
-    expect(await engine.navigate(0, 0, 'next-change')).not.toBeNull();
+    expect((await engine.surface({ session: 0, step: s.accepted, start: 0, count: 5 })).step).toBe(s.accepted);
+    expect((await engine.detail({ session: 0, seq: s.events - 1, step: s.accepted })).seq).toBe(s.events - 1);
+    expect((await engine.diagnostics({ session: 0, start: 0, count: 1 })).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
+    expect(await engine.navigate({ session: 0, step: 0, kind: 'next-change' })).not.toBeNull();
     expect((await engine.search({ session: 0, text: 'turn', filter: ALL, fromRow: -1, direction: 1 })).row).not.toBeNull();
     // The engine goes on: the next open, without a small limit, loads the whole log.
     const again = await engine.open({ kind: 'text', name: 'big.jsonl', text }, noop);

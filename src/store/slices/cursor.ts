@@ -5,6 +5,7 @@
 import { errorMessage, isAbortError } from '../../client/errors';
 import type { NavigateKind, SessionSummary } from '../../protocol/protocol';
 import type { AppSlice, AppState, CursorSlice, StoreContext } from '../types';
+import { selectSessionId } from '../selectors';
 
 /** Above this speed, a tick applies several steps instead of firing more often than a frame. */
 const FRAME_MS = 1000 / 60;
@@ -60,7 +61,7 @@ export const createCursorSlice =
       const token = ctx.loadToken;
       const from = state.step;
       try {
-        const target = await state.client.navigate(state.session, from, kind);
+        const target = await state.client.navigate({ session: selectSessionId(state), step: from, kind });
         const now = get();
         // Ignore answers about another file, session or cursor position.
         if (token !== ctx.loadToken || now.step !== from || currentSession(now) !== session) return;

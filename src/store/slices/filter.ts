@@ -4,6 +4,7 @@
  */
 import { errorMessage, isAbortError } from '../../client/errors';
 import type { AppSlice, FilterSlice, SearchState, StoreContext } from '../types';
+import { selectSessionId } from '../selectors';
 
 export const FRESH_SEARCH: SearchState = { text: '', status: 'idle', row: null, seq: null, wrapped: false, error: null };
 
@@ -45,7 +46,7 @@ export const createFilterSlice =
         const text = state.search.text;
         if (state.status !== 'ready' || text.trim() === '') return;
         const query = {
-          session: state.session,
+          session: selectSessionId(state),
           text,
           filter: state.filter,
           fromRow: state.search.row ?? -1,

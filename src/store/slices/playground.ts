@@ -9,6 +9,7 @@ import { errorMessage, isAbortError } from '../../client/errors';
 import type { LoadSummary, PlaygroundState } from '../../protocol/protocol';
 import type { AppSlice, PlaygroundSlice, StoreContext } from '../types';
 import { FRESH_SEARCH } from './filter';
+import { selectSessionId } from '../selectors';
 
 export const PLAYGROUND_FILE = 'playground';
 
@@ -56,7 +57,7 @@ export const createPlaygroundSlice =
       async startPlayground(from) {
         const state = get();
         if (state.playgroundStarting) return;
-        const origin = from === 'cursor' && state.status === 'ready' && state.load ? { session: state.session, step: state.step } : null;
+        const origin = from === 'cursor' && state.status === 'ready' && state.load ? { session: selectSessionId(state), step: state.step } : null;
         set({ playgroundStarting: true, playgroundError: null });
         try {
           const client = state.client;

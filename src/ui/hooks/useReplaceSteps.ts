@@ -5,7 +5,7 @@
  */
 import { useCallback } from 'react';
 import { useAppStore } from '../../store/react';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../store/selectors';
+import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '../../store/selectors';
 import type { AppState } from '../../store/types';
 import { useRemote } from './useRemote';
 
@@ -24,10 +24,10 @@ export function countAtOrBefore(steps: Int32Array, step: number): number {
 export function useReplaceSteps(): Int32Array | null {
   const ready = useAppStore(selectIsReady);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const key = ready ? `${sessionKey}|replaceSteps` : null;
-  const remote = useRemote<Int32Array>(key, () => client.replaceSteps(session));
+  const remote = useRemote<Int32Array>(key, () => client.replaceSteps({ session }));
   return remote.dataKey === key ? remote.data : null;
 }
 

@@ -2,7 +2,7 @@
 import { useCallback, useState } from 'react';
 import type { Diagnostic } from '../../protocol/protocol';
 import { useAppStore } from '../../store/react';
-import { selectClient, selectIsReady, selectLoad, selectSession, selectSessionIndex, selectSessionKey } from '../../store/selectors';
+import { selectClient, selectIsReady, selectLoad, selectSession, selectSessionId, selectSessionKey } from '../../store/selectors';
 import { useRemote } from '../hooks/useRemote';
 import { EmptyState } from '../widgets/EmptyState';
 import { Panel } from '../widgets/Panel';
@@ -32,7 +32,7 @@ export function Diagnostics() {
 
 function DiagnosticList() {
   const client = useAppStore(selectClient);
-  const sessionIndex = useAppStore(selectSessionIndex);
+  const sessionId = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const findings = useAppStore(selectLoad)?.findings ?? NO_FINDINGS;
   const select = useAppStore((s) => s.select);
@@ -40,7 +40,7 @@ function DiagnosticList() {
   const skip = findings.length;
   const onRangeChange = useCallback((from: number) => setFirst(Math.max(0, from - skip)), [skip]);
   const start = Math.floor(first / BLOCK) * BLOCK;
-  const remote = useRemote(`${sessionKey}|${start}`, () => client.diagnostics(sessionIndex, start, BLOCK * 2));
+  const remote = useRemote(`${sessionKey}|${start}`, () => client.diagnostics({ session: sessionId, start, count: BLOCK * 2 }));
   const page = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const total = findings.length + (page?.total ?? 0);
 

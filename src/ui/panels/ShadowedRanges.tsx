@@ -9,7 +9,7 @@ import {
   selectClient,
   selectHighlight,
   selectIsReady,
-  selectSessionIndex,
+  selectSessionId,
   selectSessionKey,
 } from '../../store/selectors';
 import { useDeferredStep } from '../hooks/useDeferredCursor';
@@ -39,7 +39,7 @@ export function highlightFor(row: ReplacementRow, rows: ReplacementRow[]): Highl
 export function ShadowedRanges() {
   const ready = useAppStore(selectIsReady);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   // Follows a seek a moment after the surface (see useDeferredCursor).
   const step = useDeferredStep();
@@ -48,7 +48,7 @@ export function ShadowedRanges() {
   const select = useAppStore((s) => s.select);
   // The list changes only when a replace is applied: refetch per replace epoch, not per step.
   const epoch = useReplaceEpoch(step);
-  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${epoch}` : null, () => client.replacements(session, step));
+  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${epoch}` : null, () => client.replacements({ session, step }));
   const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
 
   const choose = (row: ReplacementRow) => {

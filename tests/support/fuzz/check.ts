@@ -22,7 +22,10 @@ import type { SessionAnalysis } from '../../../src/core/analyze/session';
 import { familyCounts, finalMessages, severityCounts, typeCounts } from '../../../src/core/analyze/summary';
 import { Rng } from '../../../src/core/gen/rng';
 import type { NavigateKind } from '../../../src/protocol/protocol';
-import { SessionQuery } from '../../../src/worker/session-query';
+import { sessionQueries } from '../../../src/worker/query';
+import { allDiagnostics } from '../../../src/worker/query/diagnostics';
+import { searchNow } from '../../../src/worker/query/search';
+import { stepChange } from '../../../src/worker/query/surface';
 import { referenceFold } from '../reference-fold';
 import type { ReferenceFoldResult } from '../reference-fold';
 import type { FuzzCase } from './case';
@@ -183,7 +186,7 @@ function checkConsistency(session: SessionAnalysis): void {
 
 /** Everything the UI asks of a session. Throws whatever the query layer throws. */
 function exercise(session: SessionAnalysis, rng: Rng): void {
-  const query = new SessionQuery(session);
+  const query = sessionQueries(session);
   const accepted = session.fold.accepted;
   const length = session.log.length;
   const step = (): number => (rng.chance(0.3) ? accepted : rng.int(0, accepted));
@@ -194,12 +197,12 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
   typeCounts(session);
   familyCounts(session);
   finalMessages(session);
-  severityCounts(query.allDiagnostics());
+  severityCounts(allDiagnostics(query.query));
   for (let i = 0; i < 3; i++) {
     const f = filter();
-    const rows = query.rows(step(), f, rng.chance(0.2) ? length + 5 : rng.int(0, length), rng.int(1, 120));
-    for (const row of rows.rows.slice(0, 3)) query.rowOf(f, row.seq);
-    query.rowOf(f, session.baseSeq + rng.int(0, length + 2));
+    const rows = query.rows({ step: step(), filter: f, start: rng.chance(0.2) ? length + 5 : rng.int(0, length), count: rng.int(1, 120) });
+    for (const row of rows.rows.slice(0, 3)) query.rowOf({ filter: f, seq: row.seq });
+    query.rowOf({ filter: f, seq: session.baseSeq + rng.int(0, length + 2) });
   }
   const seqs: number[] = [session.baseSeq, session.baseSeq + length - 1];
   for (let i = 0; i < 4; i++) seqs.push(session.baseSeq + rng.int(0, Math.max(0, length - 1)));
@@ -207,21 +210,21 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
   for (const r of session.fold.replacements.slice(0, 3)) seqs.push(r.seq, r.start, r.end);
   for (let i = 0; i < 3; i++) {
     const k = step();
-    const surface = query.surface(k, rng.chance(0.2) ? 1e6 : rng.int(0, 40), rng.int(1, 200));
+    const surface = query.surface({ step: k, start: rng.chance(0.2) ? 1e6 : rng.int(0, 40), count: rng.int(1, 200) });
     for (const node of surface.nodes.slice(0, 2)) seqs.push(node.seq);
-    query.stepChange(k);
-    query.replacements(k);
-    query.brackets(k, rng.int(0, length), rng.chance(0.5) ? 1e9 : rng.int(0, length));
-    for (const kind of ['next-change', 'prev-change', 'next-replace', 'prev-replace'] as NavigateKind[]) query.navigate(k, kind);
+    stepChange(query.query, k);
+    query.replacements({ step: k });
+    query.brackets({ step: k, lo: rng.int(0, length), hi: rng.chance(0.5) ? 1e9 : rng.int(0, length) });
+    for (const kind of ['next-change', 'prev-change', 'next-replace', 'prev-replace'] as NavigateKind[]) query.navigate({ step: k, kind });
   }
-  for (const r of session.fold.replacements.slice(0, 3)) query.shadowedBy(r.seq);
-  query.shadowedBy(session.baseSeq + rng.int(0, length));
-  query.diagnostics(0, 100);
-  query.diagnostics(rng.int(0, 50), rng.int(1, 10));
+  for (const r of session.fold.replacements.slice(0, 3)) query.shadowedBy({ replacement: r.seq });
+  query.shadowedBy({ replacement: session.baseSeq + rng.int(0, length) });
+  query.diagnostics({ start: 0, count: 100 });
+  query.diagnostics({ start: rng.int(0, 50), count: rng.int(1, 10) });
   for (const seq of seqs) {
     const index = seq - session.baseSeq;
     if (index < 0 || index >= length) continue;
-    query.detail(seq, step());
+    query.detail({ seq, step: step() });
   }
   const needles = ['x', 'tool', String(rng.int(0, length)), 'zz-no-such-text'];
   if (length > 0) {
@@ -230,7 +233,7 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
     needles.push(raw.slice(at, at + rng.int(1, 8)));
   }
   for (const text of needles) {
-    query.search({ session: 0, text, filter: filter(), fromRow: rng.chance(0.5) ? -1 : rng.int(0, length), direction: rng.chance(0.5) ? 1 : -1 });
+    searchNow(query.query, { session: 0, text, filter: filter(), fromRow: rng.chance(0.5) ? -1 : rng.int(0, length), direction: rng.chance(0.5) ? 1 : -1 });
   }
 }
 

@@ -8,7 +8,7 @@ import type { KeyboardEvent, MouseEvent } from 'react';
 import type { CurveData } from '../../../protocol/protocol';
 import { useAppStore, useAppStoreApi } from '../../../store/react';
 import { useDeferredStep } from '../../hooks/useDeferredCursor';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
@@ -47,7 +47,7 @@ function useWidth() {
 export function ContextCurve() {
   const ready = useAppStore(selectIsReady);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   // The curve follows a seek a frame later, like the other secondary panels: the surface paints
   // first (see hooks/useDeferredCursor.ts).
@@ -55,7 +55,7 @@ export function ContextCurve() {
   const { ref, width } = useWidth();
   const buckets = bucketsFor(width);
   const key = ready ? `${sessionKey}|curve|${buckets}` : null;
-  const remote = useRemote<CurveData>(key, () => client.curve(session, buckets));
+  const remote = useRemote<CurveData>(key, () => client.curve({ session, buckets }));
   const curve = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const meta = curve ? describeStep(curve, Math.min(step, curve.steps)) : undefined;
   return (

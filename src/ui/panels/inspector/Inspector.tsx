@@ -7,7 +7,7 @@
 import { DETAIL_RAW_LIMIT } from '../../../protocol/protocol';
 import type { EventDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectExporting, selectIsReady, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectExporting, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
 import { Badge } from '../../widgets/Badge';
@@ -135,12 +135,12 @@ function RawLine({ detail }: { detail: EventDetail }) {
 export function Inspector() {
   const ready = useAppStore(selectIsReady);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   // Follows a seek a moment after the surface (see useDeferredCursor).
   const { selectedSeq: seq, step } = useDeferredCursor();
   const key = ready && seq !== null ? `${sessionKey}|${seq}|${step}` : null;
-  const remote = useRemote<EventDetail>(key, () => client.detail(session, seq ?? 0, step));
+  const remote = useRemote<EventDetail>(key, () => client.detail({ session, seq: seq ?? 0, step }));
   const detail = remote.data && remote.data.seq === seq && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
 
   let body;

@@ -6,7 +6,7 @@
  */
 import type { ReplaceDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectReplaceTarget, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectReplaceTarget, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 import { Dialog } from '../../widgets/Dialog';
 import { DiffView } from '../../widgets/DiffView';
@@ -31,10 +31,10 @@ export function ReplaceInspector() {
 function InspectorBody({ seq }: { seq: number }) {
   const ready = useAppStore(selectIsReady);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const key = ready ? `${sessionKey}|${seq}` : null;
-  const remote = useRemote<ReplaceDetail>(key, () => client.replaceDetail(session, seq));
+  const remote = useRemote<ReplaceDetail>(key, () => client.replaceDetail({ session, replacement: seq }));
   const detail = remote.dataKey === key ? remote.data : null;
   if (remote.error) return <p className="panel-error">Could not inspect seq {seq}: {remote.error}</p>;
   if (!detail) return <p className="muted">Loading replace {seq}…</p>;

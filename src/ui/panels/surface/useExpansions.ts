@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { SurfaceNode } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectSessionIndex, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectSessionId, selectSessionKey } from '../../../store/selectors';
 
 interface State {
   scope: string;
@@ -26,7 +26,7 @@ const EMPTY: State = { scope: '', open: new Set(), children: new Map() };
 
 export function useExpansions(): Expansions {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const scope = useAppStore(selectSessionKey);
   const [state, setState] = useState<State>(EMPTY);
   const current = state.scope === scope ? state : { ...EMPTY, scope };
@@ -43,7 +43,7 @@ export function useExpansions(): Expansions {
         return { ...base, open: next };
       });
       if (!opening || children.has(seq)) return;
-      client.shadowedBy(session, seq).then(
+      client.shadowedBy({ session, replacement: seq }).then(
         (nodes) =>
           setState((previous) => {
             if (previous.scope !== scope) return previous;

@@ -18,7 +18,7 @@ import { errorMessage, isAbortError } from '../../../client/errors';
 import type { SurfaceWindow } from '../../../protocol/protocol';
 import type { AppStore } from '../../../store/createAppStore';
 import { useAppStore, useAppStoreApi } from '../../../store/react';
-import { selectIsReady, selectSessionKey } from '../../../store/selectors';
+import { selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import type { AppState } from '../../../store/types';
 
 const BLOCK = 64;
@@ -54,12 +54,13 @@ export function createSurfaceFeed(store: AppStore, deliver: (answer: SurfaceAnsw
       return;
     }
     const scope = selectSessionKey(state);
-    const { client, session, step } = state;
+    const { client, step } = state;
+    const session = selectSessionId(state);
     const { start, end } = block;
     const key = `${scope}|${step}|${start}|${end}`;
     if (key === sent) return;
     sent = key;
-    lanes.run('surface', () => client.surface(session, step, start, end - start)).then(
+    lanes.run('surface', () => client.surface({ session, step, start, count: end - start })).then(
       (window) => {
         if (alive) deliver({ scope, window, error: null });
       },

@@ -12,7 +12,7 @@ import {
   selectEventCount,
   selectFilter,
   selectIsReady,
-  selectSessionIndex,
+  selectSessionId,
   selectSessionKey,
 } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
@@ -40,7 +40,7 @@ export function useTimelineScope(): string {
  */
 export function useSelectedRow(selectedSeq: number | null): number | null {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const ready = useAppStore(selectIsReady);
   const filter = useAppStore(selectFilter);
   const baseSeq = useAppStore(selectBaseSeq);
@@ -48,7 +48,7 @@ export function useSelectedRow(selectedSeq: number | null): number | null {
   const scope = useTimelineScope();
   const local = ready && selectedSeq !== null && isUnfiltered(filter);
   const lookupKey = ready && selectedSeq !== null && !local ? `${scope}|seq:${selectedSeq}` : null;
-  const lookup = useRemote<number>(lookupKey, () => client.rowOf(session, filter, selectedSeq ?? 0));
+  const lookup = useRemote<number>(lookupKey, () => client.rowOf({ session, filter, seq: selectedSeq ?? 0 }));
   if (local && events > 0) return Math.max(0, Math.min(events - 1, (selectedSeq as number) - baseSeq));
   if (lookupKey !== null && lookup.dataKey === lookupKey) return lookup.data;
   return null;
@@ -66,7 +66,7 @@ export interface TimelineData {
 /** The rows (states at `step`) of the blocks covering `range`, and the brackets over them. */
 export function useTimelineData(range: { first: number; last: number }, step: number): TimelineData {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const ready = useAppStore(selectIsReady);
   const filter = useAppStore(selectFilter);
@@ -75,7 +75,7 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
   const start = Math.max(0, Math.floor((range.first - MARGIN) / BLOCK) * BLOCK);
   const end = Math.max(start + BLOCK, Math.ceil((range.last + MARGIN + 1) / BLOCK) * BLOCK);
   const rows = useRemote<RowWindow>(ready ? `${scope}|${step}|${start}|${end}` : null, () =>
-    client.rows(session, step, filter, start, end - start),
+    client.rows({ session, step, filter, start, count: end - start }),
   );
   const window = rows.data && rows.dataKey?.startsWith(`${scope}|`) ? rows.data : null;
   const rowAt = (index: number): TimelineRow | null => {
@@ -89,10 +89,10 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
   const hi = window?.rows[window.rows.length - 1]?.seq;
   const brackets = useRemote<Bracket[]>(
     ready && lo !== undefined && hi !== undefined ? `${sessionKey}|${epoch}|${lo}|${hi}` : null,
-    () => client.brackets(session, step, lo ?? 0, hi ?? 0),
+    () => client.brackets({ session, step, lo: lo ?? 0, hi: hi ?? 0 }),
   );
 
-  const first = useRemote<RowWindow>(ready ? `${sessionKey}|t0` : null, () => client.rows(session, 0, ALL, 0, 1));
+  const first = useRemote<RowWindow>(ready ? `${sessionKey}|t0` : null, () => client.rows({ session, step: 0, filter: ALL, start: 0, count: 1 }));
   const startTime = first.dataKey === `${sessionKey}|t0` ? (first.data?.rows[0]?.time ?? null) : null;
 
   // Keep the last total while a new scope loads, so the scroll position does not collapse.

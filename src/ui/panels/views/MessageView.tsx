@@ -6,7 +6,7 @@
 import { useCallback } from 'react';
 import type { MessageBlock, ViewMessage } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectSessionIndex } from '../../../store/selectors';
+import { selectClient, selectSessionId } from '../../../store/selectors';
 import { Badge } from '../../widgets/Badge';
 import { ClippedText } from '../../widgets/ClippedText';
 import { SeqLink } from '../../widgets/SeqLink';
@@ -22,8 +22,8 @@ type LoadFull = (seq: number, index: number) => Promise<string>;
 
 function useLoadFull(): LoadFull {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
-  return useCallback((seq, index) => client.blockText(session, seq, index), [client, session]);
+  const session = useAppStore(selectSessionId);
+  return useCallback((seq, index) => client.blockText({ session, seq, block: index }), [client, session]);
 }
 
 const preview = (text: string, n = 60): string => {

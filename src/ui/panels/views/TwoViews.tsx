@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewPlace, ViewsWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectSelectedSeq, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSelectedSeq, selectSessionId, selectSessionKey, selectStep } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 import { EmptyState } from '../../widgets/EmptyState';
 import { MeasuredList } from '../../widgets/MeasuredList';
@@ -46,7 +46,7 @@ function TwoViewsBody() {
   const selectedSeq = useAppStore(selectSelectedSeq);
   const select = useAppStore((s) => s.select);
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const [shown, setShown] = useState(() => new Map<number, number>());
   const [spanPages] = useState(() => new SpanPageCache());
   const list = useRef<MeasuredListHandle | null>(null);
@@ -86,7 +86,7 @@ function TwoViewsBody() {
     if (selectedSeq === null) return null;
     const seq = selectedSeq;
     const key = `${step}|${seq}`;
-    const found = await client.viewPlace(session, step, seq);
+    const found = await client.viewPlace({ session, step, seq });
     if (found !== null && key === wanted.current && revealed.current !== seq) {
       revealed.current = seq;
       if (found.index >= SPAN_PREVIEW) {

@@ -6,7 +6,7 @@
 import { createContext, useContext, useState } from 'react';
 import type { ViewMessage, ViewRow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { selectClient, selectSessionId, selectSessionKey, selectStep } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 
 /**
@@ -55,7 +55,7 @@ export interface SpanMessages {
  */
 export function useSpanMessages(row: ViewRow, shown: number, pageSize: number): SpanMessages {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const step = useAppStore(selectStep);
   const [own] = useState(() => new SpanPageCache());
@@ -79,7 +79,7 @@ export function useSpanMessages(row: ViewRow, shown: number, pageSize: number): 
       await Promise.all(
         starts.map(async (start) => {
           if (cache.get(owner, start)) return;
-          const page = await client.transcript(session, step, seq, start, pageSize);
+          const page = await client.transcript({ session, step, seq, start, count: pageSize });
           cache.set(owner, start, page.messages);
         }),
       );

@@ -5,7 +5,7 @@
  */
 import type { ViewRow, ViewsWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectIsReady, selectSessionIndex, selectSessionKey, selectStep } from '../../../store/selectors';
+import { selectClient, selectIsReady, selectSessionId, selectSessionKey, selectStep } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
 
 const BLOCK = 32;
@@ -22,14 +22,14 @@ export interface ViewRows {
 
 export function useViewRows(range: { first: number; last: number }): ViewRows {
   const client = useAppStore(selectClient);
-  const session = useAppStore(selectSessionIndex);
+  const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
   const ready = useAppStore(selectIsReady);
   const step = useAppStore(selectStep);
   const start = Math.max(0, Math.floor((range.first - MARGIN) / BLOCK) * BLOCK);
   const end = Math.max(start + BLOCK, Math.ceil((range.last + MARGIN + 1) / BLOCK) * BLOCK);
   const remote = useRemote<ViewsWindow>(ready ? `${sessionKey}|${step}|${start}|${end}` : null, () =>
-    client.views(session, step, start, end - start),
+    client.views({ session, step, start, count: end - start }),
   );
   // The last window of this session stays visible while the next one loads (no flicker).
   const window = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;

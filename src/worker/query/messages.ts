@@ -2,9 +2,9 @@
  * Messages as chat rows: content blocks flattened to clipped text. Log content is untrusted; it
  * leaves here as plain strings only.
  */
-import { replacementKind } from '../core/analyze/describe';
-import { deriveEventMessage } from '../core/fold/manager';
-import type { EventState, MessageBlock, ViewMessage } from '../protocol/protocol';
+import { replacementKind } from '../../core/analyze/describe';
+import { deriveEventMessage } from '../../core/fold/manager';
+import type { EventState, MessageBlock, ViewMessage } from '../../protocol/protocol';
 
 /** Longest text sent per block; `blockText` sends one block whole on request. */
 export const MAX_BLOCK_TEXT = 4000;

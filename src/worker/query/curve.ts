@@ -1,0 +1,67 @@
+/** The context curve: the size of the derived messages at every step, bucketed for plotting. */
+import type { CurveData, CurveParams } from '../../protocol/protocol';
+import { derivedSize, TOKEN_METHOD } from './messages';
+import { abortError } from './session';
+import type { QuerySession } from './session';
+
+/**
+ * Size every node's derived message, a slice at a time, and hand the sizes to the index, which
+ * keeps only the byte curve it sweeps from them. Stops with an `AbortError` when `stale()` says
+ * the session was replaced (a new load) meanwhile.
+ */
+async function sizeNodes(q: QuerySession, yieldNow: () => Promise<void>, stale: () => boolean): Promise<void> {
+  const tt = q.session.index;
+  const seqs = tt.nodeSeqs();
+  const sizes = new Float64Array(seqs.length);
+  for (let i = 0; i < seqs.length; i++) {
+    sizes[i] = derivedSize(q.event(seqs[i] as number));
+    if ((i & 511) === 511) {
+      await yieldNow();
+      if (stale()) throw abortError('the session was replaced');
+    }
+  }
+  tt.curve((_seq, node) => sizes[node] as number);
+}
+
+/**
+ * The context curve in at most `buckets` buckets. The first call sizes every node's derived
+ * message (each node's line parsed again: a quarter of a second for a million-event log), a
+ * slice at a time with `yieldNow` between slices, so requests that arrive meanwhile (the
+ * timeline's rows, a seek) are answered rather than queued behind it.
+ */
+export async function curve(
+  q: QuerySession,
+  { buckets }: CurveParams,
+  yieldNow: () => Promise<void> = async () => {},
+  stale: () => boolean = () => false,
+): Promise<CurveData> {
+  const tt = q.session.index;
+  q.sizing ??= sizeNodes(q, yieldNow, stale).catch((error: unknown) => {
+    q.sizing = null;
+    throw error;
+  });
+  await q.sizing;
+  // The index keeps the byte curve once it has it.
+  const sized = tt.curve();
+  const bytes = sized.bytes as Float64Array;
+  const steps = tt.steps;
+  const n = Math.max(1, Math.min(buckets, steps + 1));
+  const out: CurveData['buckets'] = [];
+  let bytesMax = 0;
+  for (let b = 0; b < n; b++) {
+    const from = Math.floor((b * (steps + 1)) / n);
+    const to = Math.max(from, Math.floor(((b + 1) * (steps + 1)) / n) - 1);
+    let lo = Infinity;
+    let hi = 0;
+    let messages = 0;
+    for (let k = from; k <= to; k++) {
+      const v = bytes[k] as number;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+      messages = Math.max(messages, sized.messages[k] as number);
+    }
+    bytesMax = Math.max(bytesMax, hi);
+    out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
+  }
+  return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
+}

@@ -1,0 +1,103 @@
+/** The replacements applied by a step, their gutter brackets, and where the transport can jump. */
+import { OpCode } from '../../core/analyze/columns';
+import { replacementKind } from '../../core/analyze/describe';
+import type { Bracket, BracketsParams, NavigateParams, ReplacementKind, ReplacementRow, StepParams } from '../../protocol/protocol';
+import type { QuerySession } from './session';
+
+/** Kind of each replacement, by replacement number (parsed once per session). */
+export function replacementKinds(q: QuerySession): ReplacementKind[] {
+  if (!q.kinds) {
+    const tt = q.session.index;
+    const kinds: ReplacementKind[] = [];
+    for (let r = 0; r < tt.replacementCount; r++) kinds.push(replacementKind(q.parse(tt.replacement(r).seq - q.session.baseSeq)));
+    q.kinds = kinds;
+  }
+  return q.kinds;
+}
+
+export function replacements(q: QuerySession, { step }: StepParams): ReplacementRow[] {
+  const tt = q.session.index;
+  const count = tt.replaceGenerationAt(step);
+  const kinds = replacementKinds(q);
+  const out: ReplacementRow[] = [];
+  for (let r = 0; r < count; r++) {
+    const rep = tt.replacement(r);
+    const leave = tt.leaveStep(rep.seq);
+    out.push({
+      seq: rep.seq,
+      step: rep.step,
+      start: rep.start,
+      end: rep.end,
+      shadowedSeqs: rep.shadowedSeqs,
+      kind: kinds[r] ?? 'other',
+      shadowedBy: leave >= 0 && leave <= step ? tt.replacedBy(rep.seq) : null,
+    });
+  }
+  return out;
+}
+
+export function brackets(q: QuerySession, { step, lo, hi }: BracketsParams): Bracket[] {
+  const tt = q.session.index;
+  q.spans ??= tt.bracketSpans();
+  const { first, last } = q.spans;
+  const count = tt.replaceGenerationAt(step);
+  const kinds = replacementKinds(q);
+  // Depth = how many replaces applied by `step` shadowed it, through the chain of replaced-by.
+  // Chains share their tails (a compaction replaces the previous summary), so depths are
+  // memoized: O(brackets) instead of O(brackets × depth) for sessions nested hundreds deep.
+  const depths = new Map<number, number>();
+  const depthOf = (seq: number): number => {
+    const path: number[] = [];
+    let at = seq;
+    let base = 0;
+    for (;;) {
+      const known = depths.get(at);
+      if (known !== undefined) {
+        base = known;
+        break;
+      }
+      const leave = tt.leaveStep(at);
+      if (leave < 0 || leave > step) break;
+      path.push(at);
+      at = tt.replacedBy(at);
+    }
+    for (let i = path.length - 1; i >= 0; i--) depths.set(path[i] as number, ++base);
+    if (path.length === 0 && !depths.has(seq)) depths.set(seq, base);
+    return depths.get(seq) as number;
+  };
+  const out: Bracket[] = [];
+  for (let r = 0; r < count; r++) {
+    const a = first[r] as number;
+    const b = last[r] as number;
+    if (b < lo || a > hi) continue;
+    const seq = tt.replacement(r).seq;
+    out.push({ replacement: seq, first: a, last: b, depth: depthOf(seq), kind: kinds[r] ?? 'other' });
+  }
+  return out;
+}
+
+/** Steps at which a replace was applied (a copy: it crosses to the page). */
+export function replaceSteps(q: QuerySession): Int32Array {
+  return q.session.index.replaceSteps().slice();
+}
+
+export function navigate(q: QuerySession, { step, kind }: NavigateParams): number | null {
+  const accepted = q.session.fold.accepted;
+  const steps = q.session.index.replaceSteps();
+  if (kind === 'next-replace') {
+    for (const s of steps) if (s > step) return s;
+    return null;
+  }
+  if (kind === 'prev-replace') {
+    for (let i = steps.length - 1; i >= 0; i--) if ((steps[i] as number) < step) return steps[i] as number;
+    return null;
+  }
+  const op = q.session.columns.op;
+  if (kind === 'next-change') {
+    // Step k applies event k - 1.
+    for (let k = step + 1; k <= accepted; k++) if (op[k - 1] !== OpCode.None) return k;
+    return null;
+  }
+  for (let k = Math.min(step, accepted + 1) - 1; k >= 1; k--) if (op[k - 1] !== OpCode.None) return k;
+  return step > 0 ? 0 : null;
+}

@@ -1,0 +1,91 @@
+/** The timeline: rows matching a filter, with their state at the cursor, and the row of a seq. */
+import { OpCode } from '../../core/analyze/columns';
+import { summarizeEvent } from '../../core/analyze/describe';
+import type { Family } from '../../core/analyze/family';
+import type { RowFilter, RowOfParams, RowWindow, RowsParams, SurfaceOpKind, TimelineRow } from '../../protocol/protocol';
+import { MAX_WINDOW } from './session';
+import type { EventReader, QuerySession, RowFacts } from './session';
+
+const OP_KIND: readonly SurfaceOpKind[] = [null, 'append', 'replace', 'invalid'];
+
+/** Event indices matching a filter, or null when every event matches (cached per filter). */
+export function matching(q: QuerySession, filter: RowFilter): Int32Array | null {
+  const families = [...new Set(filter.families)].sort();
+  const key = `${families.join(',')}|${filter.surfaceOnly ? 1 : 0}`;
+  if (q.filterCache.has(key)) return q.filterCache.get(key) ?? null;
+  let result: Int32Array | null = null;
+  if (families.length > 0 || filter.surfaceOnly) {
+    const wanted = new Set<Family>(families);
+    const { op } = q.session.columns;
+    const keep = new Int32Array(q.length);
+    let n = 0;
+    for (let i = 0; i < q.length; i++) {
+      if (filter.surfaceOnly && op[i] === OpCode.None) continue;
+      if (wanted.size > 0 && !wanted.has(q.familyOf(i))) continue;
+      keep[n++] = i;
+    }
+    result = keep.slice(0, n);
+  }
+  if (q.filterCache.size > 16) q.filterCache.clear();
+  q.filterCache.set(key, result);
+  return result;
+}
+
+export function rowCount(q: QuerySession, filter: RowFilter): number {
+  return matching(q, filter)?.length ?? q.length;
+}
+
+export function indexOfRow(q: QuerySession, filter: RowFilter, row: number): number {
+  const list = matching(q, filter);
+  return list ? (list[row] as number) : row;
+}
+
+/** What a timeline row shows of event `i`, parsed once and cached. */
+function facts(q: QuerySession, i: number, read: EventReader): RowFacts {
+  const cached = q.rowFacts.get(i);
+  if (cached) return cached;
+  const { columns } = q.session;
+  const time = columns.time[i] as number;
+  const event = read(i);
+  const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
+  const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
+  const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
+  return q.rowFacts.set(i, {
+    index: i,
+    seq: q.seqOf(i),
+    time: Number.isFinite(time) ? time : null,
+    type: q.typeOf(i),
+    family: q.familyOf(i),
+    turn: typeof turn === 'number' ? turn : null,
+    step: typeof stepNo === 'number' ? stepNo : null,
+    op: OP_KIND[columns.op[i] as number] ?? null,
+    summary: summarizeEvent(event),
+  });
+}
+
+export function rows(q: QuerySession, { step, filter, start, count }: RowsParams): RowWindow {
+  const total = rowCount(q, filter);
+  const first = Math.max(0, Math.min(start, total));
+  const last = Math.min(total, first + Math.min(count, MAX_WINDOW));
+  const out: TimelineRow[] = [];
+  const read = q.reader();
+  for (let row = first; row < last; row++) {
+    const i = indexOfRow(q, filter, row);
+    out.push({ ...facts(q, i, read), state: q.stateAt(i, step) });
+  }
+  return { total, start: first, rows: out };
+}
+
+export function rowOf(q: QuerySession, { filter, seq }: RowOfParams): number {
+  const index = seq - q.session.baseSeq;
+  const list = matching(q, filter);
+  if (!list) return Math.max(0, Math.min(index, q.length - 1));
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((list[mid] as number) < index) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.min(lo, Math.max(0, list.length - 1));
+}
