@@ -26,7 +26,7 @@ import { demos } from '../core/demos/demos';
 import { PlaygroundHost } from './playground-host';
 import { QuerySession, SESSION_QUERIES } from './query';
 import type { QueryContext } from './query';
-import { allDiagnostics } from './query/diagnostics';
+import { sessionDiagnostics } from '../core/analyze/diagnostics';
 
 /** Host services the engine needs, injectable for tests. */
 export interface EngineDeps {
@@ -204,7 +204,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       accepted: s.fold.accepted,
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
-      diagnosticCounts: severityCounts(allDiagnostics(query)),
+      diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
       nodes: s.fold.nodes.length,
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,

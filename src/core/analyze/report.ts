@@ -3,10 +3,16 @@
  * JSON or Markdown (the app's export).
  */
 import type { Diagnostic } from '../model';
+import { leadingErrorCount, sessionDiagnostics } from './diagnostics';
 import type { SessionAnalysis } from './session';
 import { familyCounts, finalMessages, severityCounts } from './summary';
 
-/** The `check --json` record of one session (one line of JSON Lines). */
+/**
+ * The `check --json` record of one session (one line of JSON Lines), also the app's "report
+ * JSON" export. `diagnostics` is the session's complete list ({@link sessionDiagnostics}: the
+ * decode and surface errors included, once each); `surfaceError` and `decodeError` state those
+ * two with their location.
+ */
 export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> {
   const { fold } = session;
   return {
@@ -28,7 +34,7 @@ export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> 
       ...(session.decodeError.rule === undefined ? {} : { rule: session.decodeError.rule }),
       message: session.decodeError.message,
     },
-    diagnostics: session.diagnostics.map((d) => ({
+    diagnostics: sessionDiagnostics(session).map((d) => ({
       severity: d.severity,
       rule: d.rule,
       seq: d.seq,
@@ -46,7 +52,10 @@ function cell(text: string): string {
 /** The diagnostics and QA report as Markdown. */
 export function toMarkdownReport(session: SessionAnalysis): string {
   const { fold } = session;
-  const severities = severityCounts(session.diagnostics);
+  const all = sessionDiagnostics(session);
+  const severities = severityCounts(all);
+  // The decode and surface errors are stated first, with their location; the tables list the rest.
+  const rest = all.slice(leadingErrorCount(session));
   const lines: string[] = [];
   lines.push(`# Surface Lens report: ${cell(session.path)}`, '');
   lines.push('| | |', '|---|---|');
@@ -69,9 +78,9 @@ export function toMarkdownReport(session: SessionAnalysis): string {
     lines.push(`**Surface error** at seq ${String(e.seq)}, line ${e.line ?? '?'} (\`${e.rule}\`): ${cell(e.message)}`, '');
   }
   const groups: [string, Diagnostic[]][] = [
-    ['Errors', session.diagnostics.filter((d) => d.severity === 'error')],
-    ['Warnings', session.diagnostics.filter((d) => d.severity === 'warning')],
-    ['Info', session.diagnostics.filter((d) => d.severity === 'info')],
+    [rest.length < all.length ? 'Other errors' : 'Errors', rest.filter((d) => d.severity === 'error')],
+    ['Warnings', rest.filter((d) => d.severity === 'warning')],
+    ['Info', rest.filter((d) => d.severity === 'info')],
   ];
   for (const [title, items] of groups) {
     if (items.length === 0) continue;

@@ -202,7 +202,12 @@ export class SessionAnalyzer implements TextEventSink {
     const builder = this.builder ?? new TimeTravelBuilder(this.baseSeq);
     const columns = this.columns.finish();
     const diagnostics: Diagnostic[] = [...extra];
-    for (const check of this.checks) diagnostics.push(...check.finish());
+    // The checks name an event by its index in the log; a diagnostic names it by its seq (the
+    // two differ for a stream-json window, which starts at a later seq).
+    const shift = this.baseSeq;
+    for (const check of this.checks) {
+      for (const d of check.finish()) diagnostics.push(d.seq === null || shift === 0 ? d : { ...d, seq: d.seq + shift });
+    }
     if (this.qa) diagnostics.push(...this.qa.finish());
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);

@@ -2,6 +2,7 @@
  * Summaries of an analysed session shared by the CLI and the engine.
  */
 import type { Diagnostic, Severity } from '../model';
+import { sessionDiagnostics } from './diagnostics';
 import { familyOf } from './family';
 import type { Family } from './family';
 import type { SessionAnalysis } from './session';
@@ -42,7 +43,5 @@ export function finalMessages(session: SessionAnalysis): number {
 
 /** True when anything is wrong: a surface error, a decode error or an error diagnostic. */
 export function hasProblems(session: SessionAnalysis): boolean {
-  return (
-    session.fold.error !== null || session.decodeError !== null || session.diagnostics.some((d) => d.severity === 'error')
-  );
+  return sessionDiagnostics(session).some((d) => d.severity === 'error');
 }

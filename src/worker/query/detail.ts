@@ -4,7 +4,7 @@ import { clipJsonValue } from '../../core/analyze/clip-value';
 import { LineLog } from '../../core/decode/line-log';
 import { DETAIL_RAW_LIMIT } from '../../protocol/protocol';
 import type { DetailClip, EventAtParams, EventDetail } from '../../protocol/protocol';
-import { allDiagnostics } from './diagnostics';
+import { sessionDiagnostics } from '../../core/analyze/diagnostics';
 import { readable } from './session';
 import type { QuerySession } from './session';
 
@@ -50,6 +50,6 @@ export function detail(q: QuerySession, { seq, step }: EventAtParams): EventDeta
     replacedBy: classification && classification.state === 'shadowed' ? classification.by : null,
     replacementChain: classification && classification.state === 'shadowed' ? classification.chain.slice(1) : [],
     replacedEventSeqs: r >= 0 ? tt.replacement(r).shadowedSeqs : [],
-    diagnostics: allDiagnostics(q).filter((d) => d.seq === seq),
+    diagnostics: sessionDiagnostics(q.session).filter((d) => d.seq === seq),
   };
 }

@@ -2,7 +2,6 @@
 import { toJsonRecord, toMarkdownReport } from '../../core/analyze/report';
 import { deriveEventMessage } from '../../core/fold/manager';
 import type { EventParams, ExportFile, ExportTextParams } from '../../protocol/protocol';
-import { allDiagnostics } from './diagnostics';
 import type { QuerySession } from './session';
 import { surfaceNode } from './surface';
 
@@ -40,7 +39,7 @@ export function exportText(q: QuerySession, { kind, step }: ExportTextParams): E
       return {
         name: `${base}.report.json`,
         mime: 'application/json',
-        text: `${JSON.stringify({ ...toJsonRecord(q.session), diagnostics: allDiagnostics(q) }, null, 2)}\n`,
+        text: `${JSON.stringify(toJsonRecord(q.session), null, 2)}\n`,
       };
     case 'report-markdown':
       return { name: `${base}.report.md`, mime: 'text/markdown', text: toMarkdownReport(q.session) };

@@ -1,7 +1,7 @@
 /** The replace inspector's data for one replacement: sizes, the prune diff, the compaction it closes. */
 import { diffLines } from 'diff';
 import type { DiffPart, ReplaceDetail, ReplacementParams } from '../../protocol/protocol';
-import { allDiagnostics } from './diagnostics';
+import { sessionDiagnostics } from '../../core/analyze/diagnostics';
 import { contentText, derivedSize, estimateTokens, TOKEN_METHOD } from './messages';
 import { replacementKinds } from './replacements';
 import type { QuerySession } from './session';
@@ -96,8 +96,6 @@ export function replaceDetail(q: QuerySession, { replacement: seq }: Replacement
     tokenMethod: TOKEN_METHOD,
     prune: kind === 'prune' ? pruneDiff(shadowedEvents[0], replacementEvent) : null,
     compaction: kind === 'compaction' ? compaction(q, replacementEvent, rep.shadowedSeqs) : null,
-    findings: allDiagnostics(q).filter(
-      (d) => d.rule.startsWith('qa/') && d.seq !== null && (d.seq === seq || d.seq === seq - q.session.baseSeq),
-    ),
+    findings: sessionDiagnostics(q.session).filter((d) => d.rule.startsWith('qa/') && d.seq === seq),
   };
 }

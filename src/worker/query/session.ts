@@ -8,7 +8,6 @@ import { familyOf } from '../../core/analyze/family';
 import type { Family } from '../../core/analyze/family';
 import type { SessionAnalysis } from '../../core/analyze/session';
 import { LineLog } from '../../core/decode/line-log';
-import type { Diagnostic } from '../../core/model';
 import type { EventState, ReplacementKind, SurfaceNode, TimelineRow } from '../../protocol/protocol';
 
 /**
@@ -68,7 +67,6 @@ export class QuerySession {
   /** Kind of each replacement, by replacement number (see `replacements.ts`). */
   kinds: ReplacementKind[] | null = null;
   spans: { first: Int32Array; last: Int32Array } | null = null;
-  diagnosticsList: Diagnostic[] | null = null;
   /**
    * Transcript messages per row seq. A row's transcript is fixed while it is on the surface (a
    * replacement stands for appends applied before it), so counting its span once is enough:

@@ -23,7 +23,7 @@ import { familyCounts, finalMessages, severityCounts, typeCounts } from '../../.
 import { Rng } from '../../../src/core/gen/rng';
 import type { NavigateKind } from '../../../src/protocol/protocol';
 import { sessionQueries } from '../../../src/worker/query';
-import { allDiagnostics } from '../../../src/worker/query/diagnostics';
+import { sessionDiagnostics } from '../../../src/core/analyze/diagnostics';
 import { searchNow } from '../../../src/worker/query/search';
 import { stepChange } from '../../../src/worker/query/surface';
 import { referenceFold } from '../reference-fold';
@@ -197,7 +197,7 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
   typeCounts(session);
   familyCounts(session);
   finalMessages(session);
-  severityCounts(allDiagnostics(query.query));
+  severityCounts(sessionDiagnostics(session));
   for (let i = 0; i < 3; i++) {
     const f = filter();
     const rows = query.rows({ step: step(), filter: f, start: rng.chance(0.2) ? length + 5 : rng.int(0, length), count: rng.int(1, 120) });
