@@ -25,6 +25,8 @@ describe('Shadowed ranges', () => {
     const { store, client } = await renderLoaded(<ShadowedRanges />);
     await waitFor(() => expect(within(ranges()).getAllByRole('listitem')).toHaveLength(3));
     const before = client.callsTo('replacements').length;
+    // Asked once: not first by step and again when the replace steps arrive.
+    expect(before).toBe(1);
     act(() => store.getState().goTo(29)); // after the last replace (step 29): same list
     act(() => store.getState().goTo(30));
     await new Promise((r) => setTimeout(r, 20));

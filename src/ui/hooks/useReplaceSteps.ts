@@ -39,6 +39,11 @@ export function replaceEpochAt(steps: Int32Array | null, step: number): string {
   return steps ? `g${countAtOrBefore(steps, step)}` : `s${step}`;
 }
 
+/** True once an epoch of {@link replaceEpochAt} comes from the replace steps, not the step. */
+export function isReplaceEpoch(epoch: string): boolean {
+  return epoch.startsWith('g');
+}
+
 /**
  * {@link replaceEpochAt} the live cursor, or at `step` when given (a deferred cursor). Without
  * `step`, the component re-renders only when the epoch changes, not at every step.

@@ -14,7 +14,7 @@ import {
 } from '../../store/selectors';
 import { useDeferredStep } from '../hooks/useDeferredCursor';
 import { useRemote } from '../hooks/useRemote';
-import { useReplaceEpoch } from '../hooks/useReplaceSteps';
+import { isReplaceEpoch, useReplaceEpoch } from '../hooks/useReplaceSteps';
 import { Badge } from '../widgets/Badge';
 import { EmptyState } from '../widgets/EmptyState';
 import { Panel } from '../widgets/Panel';
@@ -48,7 +48,11 @@ export function ShadowedRanges() {
   const select = useAppStore((s) => s.select);
   // The list changes only when a replace is applied: refetch per replace epoch, not per step.
   const epoch = useReplaceEpoch(step);
-  const remote = useRemote<ReplacementRow[]>(ready ? `${sessionKey}|${epoch}` : null, () => client.replacements({ session, step }));
+  // Asked once the replace steps are known: an answer keyed by the step would be asked again,
+  // unchanged, as soon as they arrive.
+  const remote = useRemote<ReplacementRow[]>(ready && isReplaceEpoch(epoch) ? `${sessionKey}|${epoch}` : null, () =>
+    client.replacements({ session, step }),
+  );
   const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
 
   const choose = (row: ReplacementRow) => {
