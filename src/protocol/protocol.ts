@@ -67,6 +67,7 @@ export interface ProgressEvent {
 }
 
 export { FAMILIES } from '../core/analyze/family';
+export { TOKEN_METHOD, estimateTokens } from '../core/analyze/tokens';
 export { REPLACEMENT_KIND_LABEL } from '../core/analyze/labels';
 export type { Family } from '../core/analyze/family';
 
@@ -179,6 +180,8 @@ export interface StepChange {
 export interface SurfaceNode {
   seq: number;
   type: string;
+  /** Family of its type (as the timeline rows give it). */
+  family: Family;
   role: string | null;
   preview: string;
   /** True when the node entered by a replace. */
@@ -315,6 +318,8 @@ export interface MessageBlock {
 export interface ViewMessage {
   seq: number;
   type: string;
+  /** Family of its type. */
+  family: Family;
   role: string | null;
   /** `replacement` for model-only events that entered by a replace. */
   origin: 'append' | 'replacement';

@@ -69,16 +69,5 @@ export function formatRate(amount: number, elapsedMs: number, unit: 'bytes' | 'e
   return unit === 'bytes' ? `${formatBytes(Math.round(perSecond))}/s` : `${formatCount(Math.round(perSecond))} events/s`;
 }
 
-/** Family of a surface node's type, for its colour (nodes carry a type, not a family). */
-export function familyOfNodeType(type: string): Family {
-  if (type.startsWith('user/')) return 'user';
-  if (type.startsWith('assistant/')) return 'assistant';
-  if (type.startsWith('tool/')) return 'tool';
-  return 'other';
-}
-
-/**
- * Estimated tokens of a size in characters, as the engine estimates them (it states the method
- * in `tokenMethod`: ⌈characters ÷ 4⌉, no tokenizer).
- */
-export const estimateTokens = (chars: number): number => Math.ceil(chars / 4);
+/** Estimated tokens of a size in characters, as the engine estimates them (it states how in `tokenMethod`). */
+export { estimateTokens } from '../protocol/protocol';

@@ -901,6 +901,7 @@ export class FakeCoreClient implements CoreClient {
     return {
       seq,
       type: event.type,
+      family: familyOf(event.type),
       role: ((event.data ?? {}) as { role?: string; message?: { role?: string } }).role ??
         ((event.data ?? {}) as { message?: { role?: string } }).message?.role ?? null,
       preview: summaryOf(event),

@@ -11,6 +11,7 @@ import type {
   ReplacementKind,
   ViewMessage,
 } from '../../src/protocol/protocol';
+import { familyOf } from '../../src/core/analyze/family';
 import { TRANSCRIPT_PAGE_LIMIT } from '../../src/protocol/protocol';
 
 /** The event shape of the fake (a subset of a dsh event). */
@@ -90,6 +91,7 @@ export function viewMessage(event: FakeEvent, state: ViewMessage['state'], clip:
   return {
     seq: event.seq,
     type: event.type,
+    family: familyOf(event.type),
     role: message && typeof message.role === 'string' ? message.role : null,
     origin: replacement ? 'replacement' : 'append',
     replacementKind: replacement ? replacementKindOf(event) : null,

@@ -3,6 +3,7 @@
  * plain strings that the UI renders as text.
  */
 
+import { isCheckpointSource } from '../util/checkpoint';
 import type { ReplacementKindName } from './labels';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -97,7 +98,7 @@ export function previewOf(event: unknown): string {
   const message = messageOf(event);
   if (!message) return clip(compactJson(event.data));
   const source = message.source;
-  const prefix = isObject(source) && source.kind === 'plugin' && source.plugin === 'compact' ? '[compaction summary] ' : '';
+  const prefix = isCheckpointSource(source) ? '[compaction summary] ' : '';
   const text = blocksText(message.content);
   if (text === '' && Array.isArray(message.content) && message.content.length === 0) return '(empty: usage only)';
   return clip(prefix + text);
@@ -150,7 +151,7 @@ export function replacementKind(event: unknown): ReplacementKindName {
   if (event.type === 'tool/result') return 'prune';
   const message = messageOf(event);
   const source = message?.source;
-  if (event.type === 'user/message' && isObject(source) && source.kind === 'plugin' && source.plugin === 'compact') {
+  if (event.type === 'user/message' && isCheckpointSource(source)) {
     return 'compaction';
   }
   return 'other';

@@ -14,6 +14,7 @@
  * decide at the next start/end/end-seed (or at the end of the log, where no end-seed came). A
  * definite violation met while one is pending is held too, and replay stops behind it.
  */
+import { isCheckpointSource } from '../util/checkpoint';
 import { isRecord } from './check';
 import type { InvariantFamily, Violation } from './relational-family';
 import { dataOf } from './relational-family';
@@ -131,7 +132,7 @@ export class CompactionFamily implements InvariantFamily {
   private checkpoint(event: Record<string, unknown>, data: Record<string, unknown>): string | null {
     const op = event.surfaceOp;
     const source = data.source;
-    if (op === undefined || op === 'append' || !isRecord(source) || source.kind !== 'plugin' || source.plugin !== 'compact') {
+    if (op === undefined || op === 'append' || !isCheckpointSource(source)) {
       return null;
     }
     const id = source.compactionId;

@@ -3,6 +3,7 @@
  * records it keeps instead of events, and message formatting.
  */
 import { isRecord } from '../checks/check';
+import { isCheckpointSource } from '../util/checkpoint';
 import { contentBound } from './size';
 
 export type Rec = Record<string, unknown>;
@@ -26,7 +27,7 @@ export function compactionIdOf(data: Rec | null): string | null {
 export function checkpointSourceOf(data: unknown): Rec | null {
   if (!isRecord(data)) return null;
   const source = data.source;
-  return isRecord(source) && source.kind === 'plugin' && source.plugin === 'compact' ? source : null;
+  return isCheckpointSource(source) ? source : null;
 }
 
 /** Tool-call ids held by a node: one id (the common case, no array), several, or none. */

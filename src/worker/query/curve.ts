@@ -1,6 +1,7 @@
 /** The context curve: the size of the derived messages at every step, bucketed for plotting. */
 import type { CurveData, CurveParams } from '../../protocol/protocol';
-import { derivedSize, TOKEN_METHOD } from './messages';
+import { TOKEN_METHOD } from '../../core/analyze/tokens';
+import { derivedMessageSize } from '../../core/qa/size';
 import { abortError } from './session';
 import type { QuerySession } from './session';
 
@@ -14,7 +15,7 @@ async function sizeNodes(q: QuerySession, yieldNow: () => Promise<void>, stale: 
   const seqs = tt.nodeSeqs();
   const sizes = new Float64Array(seqs.length);
   for (let i = 0; i < seqs.length; i++) {
-    sizes[i] = derivedSize(q.event(seqs[i] as number));
+    sizes[i] = derivedMessageSize(q.event(seqs[i] as number));
     if ((i & 511) === 511) {
       await yieldNow();
       if (stale()) throw abortError('the session was replaced');

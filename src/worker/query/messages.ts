@@ -3,6 +3,7 @@
  * leaves here as plain strings only.
  */
 import { replacementKind } from '../../core/analyze/describe';
+import { familyOf } from '../../core/analyze/family';
 import { deriveEventMessage } from '../../core/fold/manager';
 import type { EventState, MessageBlock, ViewMessage } from '../../protocol/protocol';
 
@@ -101,6 +102,7 @@ export function viewMessage(event: unknown, seq: number, type: string, state: Ev
   return {
     seq,
     type,
+    family: familyOf(type),
     role: isObject(message) && typeof message.role === 'string' ? message.role : null,
     origin: replacement ? 'replacement' : 'append',
     replacementKind: replacement ? replacementKind(e) : null,
@@ -109,22 +111,4 @@ export function viewMessage(event: unknown, seq: number, type: string, state: Ev
     empty,
   };
 }
-
-/** Size of an event's derived message (JSON length), 0 when it projects to nothing. */
-export function derivedSize(event: unknown): number {
-  try {
-    const message = deriveEventMessage(event);
-    return message === null ? 0 : (JSON.stringify(message)?.length ?? 0);
-  } catch {
-    return 0;
-  }
-}
 /* eslint-enable @typescript-eslint/no-explicit-any */
-
-/** How token counts are estimated (stated in the UI). */
-export const TOKEN_METHOD = 'estimated as ⌈characters of the derived message JSON ÷ 4⌉ (no tokenizer)';
-
-/** The token estimate for a size. */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}

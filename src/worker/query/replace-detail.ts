@@ -2,7 +2,9 @@
 import { diffLines } from 'diff';
 import type { DiffPart, ReplaceDetail, ReplacementParams } from '../../protocol/protocol';
 import { sessionDiagnostics } from '../../core/analyze/diagnostics';
-import { contentText, derivedSize, estimateTokens, TOKEN_METHOD } from './messages';
+import { estimateTokens, TOKEN_METHOD } from '../../core/analyze/tokens';
+import { derivedMessageSize as derivedSize } from '../../core/qa/size';
+import { contentText } from './messages';
 import { replacementKinds } from './replacements';
 import type { QuerySession } from './session';
 import { message } from './views';

@@ -12,6 +12,7 @@ function describeNode(q: QuerySession, seq: number): SurfaceNode {
   return {
     seq,
     type: q.typeOf(index),
+    family: q.familyOf(index),
     role: roleOf(event),
     preview: previewOf(event),
     replacement: r >= 0,

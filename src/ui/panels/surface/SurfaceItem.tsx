@@ -10,7 +10,7 @@ import type { SurfaceNode } from '../../../protocol/protocol';
 import type { Highlight } from '../../../store/types';
 import { Badge } from '../../widgets/Badge';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
-import { familyClass, familyOfNodeType } from '../../format';
+import { familyClass } from '../../format';
 import type { Expansions } from './useExpansions';
 
 export const SURFACE_ROW_HEIGHT = 24;
@@ -158,7 +158,7 @@ export const SurfaceItem = memo(function SurfaceItem({
         )}
         <button type="button" className="sf-select" aria-current={selected ? 'true' : undefined} onClick={() => onSelect(node.seq)}>
           <span className="mono sf-seq">{node.seq}</span>
-          <Badge tone={familyClass(familyOfNodeType(node.type))}>{node.type}</Badge>
+          <Badge tone={familyClass(node.family)}>{node.type}</Badge>
           {node.role ? <span className="sf-role">{node.role}</span> : null}
           <span className="sf-preview">{node.preview}</span>
         </button>

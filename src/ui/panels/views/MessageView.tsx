@@ -10,7 +10,7 @@ import { selectClient, selectSessionId } from '../../../store/selectors';
 import { Badge } from '../../widgets/Badge';
 import { ClippedText } from '../../widgets/ClippedText';
 import { SeqLink } from '../../widgets/SeqLink';
-import { REPLACEMENT_KIND_LABEL, STATE_LABEL, familyClass, familyOfNodeType, formatCount } from '../../format';
+import { REPLACEMENT_KIND_LABEL, STATE_LABEL, familyClass, formatCount } from '../../format';
 
 /** Where the other half of a tool call/result pair is, by call id. */
 export interface ToolIndex {
@@ -143,7 +143,7 @@ export function MessageView({ message, tools, selected, onSelect, expanded = fal
           {speaker(message)}
         </span>
         <SeqLink seq={message.seq} onSelect={onSelect} label={message.type} />
-        <Badge tone={familyClass(familyOfNodeType(message.type))}>{message.type}</Badge>
+        <Badge tone={familyClass(message.family)}>{message.type}</Badge>
         {message.state === 'current' ? null : (
           <span className={`msg-state state-text-${message.state}`}>
             <span aria-hidden="true">{state.glyph}</span> {state.text}
