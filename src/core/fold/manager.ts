@@ -6,7 +6,7 @@
  * candidate leaves no trace.
  */
 import type { Plan, SurfaceState } from './surface';
-import { applyPlan, emptySurfaceState, planEvent, SURFACE_TYPES } from './surface';
+import { applyPlan, emptySurfaceState, planEvent } from './surface';
 
 /** The read side of a log the manager borrows: a growing array of events. */
 export interface BorrowedLog {
@@ -125,18 +125,4 @@ export function deriveEventMessage(event: any): unknown {
   }
 }
 
-/** `isSurfaceEvent` (surface.md §8): eligible type and a surfaceOp present. */
-export function isSurfaceEvent(event: any): boolean {
-  return event !== null && typeof event === 'object' && SURFACE_TYPES.has(event.type) && event.surfaceOp !== undefined;
-}
-
-/** An append-origin surface event: part of the human transcript. */
-export function isAppendSurfaceEvent(event: any): boolean {
-  return isSurfaceEvent(event) && event.surfaceOp === 'append';
-}
-
-/** A replacement surface event: model-only, never a transcript row. */
-export function isReplacementSurfaceEvent(event: any): boolean {
-  return isSurfaceEvent(event) && event.surfaceOp !== 'append';
-}
 /* eslint-enable @typescript-eslint/no-explicit-any */
