@@ -105,6 +105,21 @@ export interface EventLog {
    * line can be shown and measured without making a 200 MB string.
    */
   rawPreview(i: number, maxChars: number): RawPreview;
+  /**
+   * `rawPreview(i, maxChars)` and a parse of event `i` from one read of its text (a detail needs
+   * both, and a 200 MB row should be decoded once). `event` throws as `event(i)` does.
+   */
+  rawAndEvent(i: number, maxChars: number): { raw: RawPreview; event: () => unknown };
+  /**
+   * A reader of events for one pass over nearby indexes: it may keep the last row it parsed, so
+   * the members of one packed row (or of a JSON-array line) cost one parse, not one each.
+   */
+  reader(): (i: number) => unknown;
+  /**
+   * The UTF-8 bytes of the row holding event `i` where the log keeps bytes (a view, not a copy),
+   * else null: a search reads a huge row piece by piece instead of making it a string.
+   */
+  rowBytes(i: number): Uint8Array | null;
 }
 
 /** The start of an event's raw text and the length of all of it (see {@link EventLog.rawPreview}). */

@@ -176,6 +176,30 @@ export class LineLog implements EventLog {
     return { raw, event: () => this.eventFrom(i, text) };
   }
 
+  reader(): (i: number) => unknown {
+    let rowStart = -1;
+    let values: unknown[] = [];
+    return (i) => {
+      const origin = this.origin(i);
+      if (origin.member < 0) return this.event(i);
+      if (origin.byte !== rowStart) {
+        try {
+          values = this.rowEvents(i);
+        } catch {
+          // The row no longer parses: say so as `event(i)` does.
+          return this.event(i);
+        }
+        rowStart = origin.byte;
+      }
+      return values[origin.member];
+    };
+  }
+
+  rowBytes(i: number): Uint8Array {
+    const { start, end } = this.rowRange(i);
+    return this.text.view().subarray(start, end);
+  }
+
   /** Byte range of the row holding event `i` in the logical text. */
   rowRange(i: number): { start: number; end: number } {
     const row = this.eventRow.get(i);
@@ -225,6 +249,18 @@ export class ValueLog implements EventLog {
     if (raw.length <= maxChars) return { text: raw, length: raw.length };
     // A fresh string, not a slice that would keep all of `raw` alive.
     return { text: JSON.parse(JSON.stringify(raw.slice(0, maxChars))) as string, length: raw.length };
+  }
+
+  rawAndEvent(i: number, maxChars: number): { raw: RawPreview; event: () => unknown } {
+    return { raw: this.rawPreview(i, maxChars), event: () => this.event(i) };
+  }
+
+  reader(): (i: number) => unknown {
+    return (i) => this.event(i);
+  }
+
+  rowBytes(): null {
+    return null;
   }
 
   /** Append an event (the playground's log grows). */

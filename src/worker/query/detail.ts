@@ -1,7 +1,6 @@
 /** Everything the inspector shows for one event. */
 import { citersOf, sourcesOf } from '../../core/analyze/columns';
 import { clipJsonValue } from '../../core/analyze/clip-value';
-import { LineLog } from '../../core/decode/line-log';
 import { DETAIL_RAW_LIMIT } from '../../protocol/protocol';
 import type { DetailClip, EventAtParams, EventDetail } from '../../protocol/protocol';
 import { sessionDiagnostics } from '../../core/analyze/diagnostics';
@@ -26,9 +25,9 @@ export function detail(q: QuerySession, { seq, step }: EventAtParams): EventDeta
   // A huge line (a 200 MB tool result) is not shipped to the page: its start, and the event
   // with long strings shortened; the whole of it is a download away (exportEvent). The row is
   // decoded once for both.
-  const read = log instanceof LineLog ? log.rawAndEvent(index, DETAIL_RAW_LIMIT) : null;
-  const raw = read?.raw ?? log.rawPreview(index, DETAIL_RAW_LIMIT);
-  let event = read === null ? q.parse(index) : readable(read.event);
+  const read = log.rawAndEvent(index, DETAIL_RAW_LIMIT);
+  const raw = read.raw;
+  let event = readable(read.event);
   let clipped: DetailClip | null = null;
   if (raw.text.length < raw.length) {
     const bounded = clipJsonValue(event, DETAIL_EVENT_LIMIT);

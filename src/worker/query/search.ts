@@ -1,5 +1,4 @@
 /** Text search over the timeline rows matching a filter. */
-import { LineLog } from '../../core/decode/line-log';
 import type { SearchQuery, SearchResult } from '../../protocol/protocol';
 import { indexOfRow, rowCount } from './rows';
 import { abortError } from './session';
@@ -40,13 +39,11 @@ function matches(q: QuerySession, index: number, needle: string, read: EventRead
   let found: boolean;
   if (origin.member >= 0) {
     found = (JSON.stringify(read(index)) ?? '').toLowerCase().includes(needle);
-  } else if (log instanceof LineLog) {
-    // The row's end is found once (a scan of the whole row for its LF), and its bytes read once.
-    const { start, end } = log.rowRange(index);
-    const bytes = log.bytes().subarray(start, end);
-    found = end - start > SEARCH_PIECE ? includesFolded(bytes, needle) : utf8.decode(bytes).toLowerCase().includes(needle);
   } else {
-    found = log.raw(index).toLowerCase().includes(needle);
+    // The row's end is found once (a scan of the whole row for its LF), and its bytes read once.
+    const bytes = log.rowBytes(index);
+    if (bytes === null) found = log.raw(index).toLowerCase().includes(needle);
+    else found = bytes.length > SEARCH_PIECE ? includesFolded(bytes, needle) : utf8.decode(bytes).toLowerCase().includes(needle);
   }
   return found || String(q.seqOf(index)) === needle;
 }

@@ -7,7 +7,6 @@
 import { familyOf } from '../../core/analyze/family';
 import type { Family } from '../../core/analyze/family';
 import type { SessionAnalysis } from '../../core/analyze/session';
-import { LineLog } from '../../core/decode/line-log';
 import type { EventState, ReplacementKind, SurfaceNode, TimelineRow } from '../../protocol/protocol';
 
 /**
@@ -144,22 +143,7 @@ export class QuerySession {
    * every member (quadratic for one huge row of many members).
    */
   reader(): EventReader {
-    const log = this.session.log;
-    if (!(log instanceof LineLog)) return (index) => this.parse(index);
-    let rowStart = -1;
-    let values: unknown[] = [];
-    return (index) => {
-      const origin = log.origin(index);
-      if (origin.member < 0) return this.parse(index);
-      if (origin.byte !== rowStart) {
-        try {
-          values = log.rowEvents(index);
-        } catch {
-          return this.parse(index);
-        }
-        rowStart = origin.byte;
-      }
-      return values[origin.member];
-    };
+    const read = this.session.log.reader();
+    return (index) => readable(() => read(index));
   }
 }
