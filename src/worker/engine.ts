@@ -292,9 +292,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     async playgroundStart(from: { session: number; step: number } | null): Promise<PlaygroundState> {
       const seed: unknown[] = [];
       if (from) {
-        const source = session(from.session).session;
-        const k = Math.max(0, Math.min(from.step, source.fold.accepted));
-        for (let i = 0; i < k; i++) seed.push(source.log.event(i));
+        const source = session(from.session);
+        const k = source.clampStep(from.step);
+        for (let i = 0; i < k; i++) seed.push(source.session.log.event(i));
       }
       // A new playground is a new session: requests about the previous one are refused.
       if (playground) sessions.delete(playground.handle);
