@@ -37,7 +37,17 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/core/**/*.test.ts', 'tests/cli/**/*.test.ts', 'tests/node/**/*.test.ts', 'tests/gen/**/*.test.ts', 'tests/worker/**/*.test.ts', 'tests/app/**/*.test.ts', 'tests/server/**/*.test.ts'],
+          // The store is vanilla zustand: its tests need no DOM.
+          include: [
+            'tests/core/**/*.test.ts',
+            'tests/cli/**/*.test.ts',
+            'tests/node/**/*.test.ts',
+            'tests/gen/**/*.test.ts',
+            'tests/worker/**/*.test.ts',
+            'tests/app/**/*.test.ts',
+            'tests/server/**/*.test.ts',
+            'tests/store/**/*.test.ts',
+          ],
           testTimeout: 60_000,
         },
       },
@@ -46,7 +56,7 @@ export default defineConfig({
         test: {
           name: 'jsdom',
           environment: 'jsdom',
-          include: ['tests/ui/**/*.test.tsx', 'tests/store/**/*.test.ts', 'tests/client/**/*.test.ts'],
+          include: ['tests/ui/**/*.test.tsx', 'tests/client/**/*.test.ts'],
           setupFiles: ['tests/support/jsdom-setup.ts'],
           testTimeout: 20_000,
         },
