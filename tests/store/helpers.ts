@@ -5,6 +5,8 @@ import { memoryStorage } from '../../src/store/deps';
 import type { AppStoreDeps, LocationLike, Scheduler } from '../../src/store/deps';
 import { FakeCoreClient } from '../support/fake-client';
 import type { FakeClientOptions } from '../support/fake-client';
+import { TestEngine, fixtureText } from '../support/test-engine';
+import type { TestEngineOptions } from '../support/test-engine';
 
 /** A manual clock: timers fire only when the test advances time. */
 export class FakeScheduler implements Scheduler {
@@ -79,5 +81,28 @@ export function makeTestStore(options: FakeClientOptions = {}, deps: AppStoreDep
 export async function loadedTestStore(options: FakeClientOptions = {}, deps: AppStoreDeps = {}): Promise<TestStore> {
   const test = makeTestStore(options, deps);
   await test.store.getState().openSource({ kind: 'text', name: 'teaching.jsonl', text: '{}' });
+  return test;
+}
+
+/** A test store on the real engine (see `tests/support/test-engine.ts`). */
+export interface EngineTestStore {
+  store: AppStore;
+  client: TestEngine;
+  scheduler: FakeScheduler;
+  location: FakeLocation;
+}
+
+export function makeEngineStore(options: TestEngineOptions = {}, deps: AppStoreDeps = {}): EngineTestStore {
+  const client = new TestEngine(options);
+  const scheduler = new FakeScheduler();
+  const location = deps.location instanceof FakeLocation ? deps.location : new FakeLocation();
+  const store = createAppStore(client, { storage: memoryStorage(), scheduler, location, ...deps });
+  return { store, client, scheduler, location };
+}
+
+/** A store on the real engine with a project fixture opened, as the user would open it. */
+export async function engineStoreWith(fixture = 'teaching.jsonl', options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+  const test = makeEngineStore(options, deps);
+  await test.store.getState().openSource({ kind: 'text', name: fixture, text: fixtureText(fixture) });
   return test;
 }

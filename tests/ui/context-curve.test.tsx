@@ -2,63 +2,70 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { ContextCurve } from '../../src/ui/panels/curve/ContextCurve';
 import { stepAt } from '../../src/ui/panels/curve/geometry';
-import { renderLoaded } from './harness';
+import { renderFixture } from './harness';
 
 const region = () => screen.getByRole('region', { name: 'Context curve' });
 const slider = () => within(region()).getByRole('slider', { name: 'Cursor on the context curve' });
+/**
+ * The teaching sample, on the real engine: 54 steps, a tool-result prune applied at step 31 and
+ * a compaction at step 44.
+ */
+const STEPS = 54;
 /** x of a step in the 600 px plot jsdom falls back to (padding 8 px each side). */
-const xFor = (step: number, steps = 30) => 8 + (584 * step) / steps;
+const xFor = (step: number, steps = STEPS) => 8 + (584 * step) / steps;
 
 describe('Context curve', () => {
   it('plots the size with a drop marked at each replace and the cursor as a value', async () => {
-    const { client } = await renderLoaded(<ContextCurve />);
-    await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe('30'));
-    expect(client.callsTo('curve')[0]?.args).toEqual([0, 300]);
+    const { client, store } = await renderFixture(<ContextCurve />);
+    await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe(String(STEPS)));
+    const session = store.getState().load!.sessions[0]!.id;
+    expect(client.callsTo('curve')[0]?.args).toEqual([{ session, buckets: 300 }]);
     const marks = [...region().querySelectorAll('.curve-replace')].map((g) => Number(g.getAttribute('data-step')));
-    expect(marks).toEqual([19, 25, 29]);
+    expect(marks).toEqual([31, 44]);
     expect(region().querySelector('.curve-line')?.getAttribute('d')).toMatch(/^M8 /);
     expect(region().querySelector('.curve-band')?.getAttribute('d')).toMatch(/Z$/);
-    expect(slider().getAttribute('aria-valuemax')).toBe('30');
-    expect(slider().getAttribute('aria-valuetext')).toMatch(/^step 30: \d+ B, ~\d+ tokens, 2 messages$/);
+    expect(slider().getAttribute('aria-valuemax')).toBe(String(STEPS));
+    expect(slider().getAttribute('aria-valuetext')).toMatch(/^step 54: \d+ B, ~\d+ tokens, 2 messages$/);
     expect(region().textContent).toContain('tokens estimated as ⌈characters of the derived message JSON ÷ 4⌉');
   });
 
   it('moves the cursor on click and with the keyboard', async () => {
-    const { store } = await renderLoaded(<ContextCurve />);
-    await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe('30'));
-    fireEvent.click(slider(), { clientX: xFor(19) });
-    expect(store.getState().step).toBe(19);
-    expect(slider().getAttribute('aria-valuenow')).toBe('19');
+    const { store } = await renderFixture(<ContextCurve />);
+    await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe(String(STEPS)));
+    fireEvent.click(slider(), { clientX: xFor(31) });
+    expect(store.getState().step).toBe(31);
+    expect(slider().getAttribute('aria-valuenow')).toBe('31');
     const cursor = region().querySelector('.curve-cursor');
-    expect(Number(cursor?.getAttribute('x1'))).toBeCloseTo(xFor(19), 5);
+    expect(Number(cursor?.getAttribute('x1'))).toBeCloseTo(xFor(31), 5);
     slider().focus();
     fireEvent.keyDown(slider(), { key: 'ArrowLeft' });
-    expect(store.getState().step).toBe(18);
+    expect(store.getState().step).toBe(30);
+    // A page is a tenth of the steps (5 of 54).
     fireEvent.keyDown(slider(), { key: 'PageUp' });
-    expect(store.getState().step).toBe(21);
+    expect(store.getState().step).toBe(35);
     fireEvent.keyDown(slider(), { key: 'Home' });
     expect(store.getState().step).toBe(0);
     fireEvent.keyDown(slider(), { key: 'End' });
-    expect(store.getState().step).toBe(30);
+    expect(store.getState().step).toBe(STEPS);
   });
 
   it('shows a tooltip with step, bytes and tokens under the pointer', async () => {
-    const { store } = await renderLoaded(<ContextCurve />);
+    const { store } = await renderFixture(<ContextCurve />);
     await waitFor(() => expect(slider()).toBeTruthy());
-    fireEvent.mouseMove(slider(), { clientX: xFor(18) });
+    fireEvent.mouseMove(slider(), { clientX: xFor(30) });
     const tip = within(region()).getByRole('tooltip');
-    expect(tip.textContent).toMatch(/^step 18: \d+ B, ~\d+ tokens, 5 messages$/);
+    expect(tip.textContent).toMatch(/^step 30: 1.4 KB, ~356 tokens, 5 messages$/);
     fireEvent.mouseLeave(slider());
     expect(within(region()).queryByRole('tooltip')).toBeNull();
-    act(() => store.getState().goTo(19));
+    act(() => store.getState().goTo(44));
     // The panel header reads the values at the cursor: after the compaction, fewer bytes.
-    expect(region().textContent).toMatch(/step 19: \d+ B, ~\d+ tokens, 2 messages/);
+    expect(region().textContent).toContain('step 44: 382 B, ~96 tokens, 1 messagemax');
   });
 
   it('maps a point to a step, clamped to the plot', () => {
     const plot = { width: 600, height: 76, padX: 8, padTop: 12, padBottom: 4 };
-    expect(stepAt(plot, 30, xFor(19))).toBe(19);
-    expect(stepAt(plot, 30, -50)).toBe(0);
-    expect(stepAt(plot, 30, 10_000)).toBe(30);
+    expect(stepAt(plot, STEPS, xFor(31))).toBe(31);
+    expect(stepAt(plot, STEPS, -50)).toBe(0);
+    expect(stepAt(plot, STEPS, 10_000)).toBe(STEPS);
   });
 });

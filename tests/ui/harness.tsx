@@ -4,12 +4,13 @@ import type { ReactElement } from 'react';
 import { AppStoreProvider } from '../../src/store/react';
 import { VirtualViewportProvider } from '../../src/ui/widgets/VirtualList';
 import type { FakeClientOptions } from '../support/fake-client';
-import { loadedTestStore, makeTestStore } from '../store/helpers';
-import type { TestStore } from '../store/helpers';
+import { engineStoreWith, loadedTestStore, makeTestStore } from '../store/helpers';
+import type { EngineTestStore, TestStore } from '../store/helpers';
+import type { TestEngineOptions } from '../support/test-engine';
 
 export const VIEWPORT = { width: 900, height: 440 };
 
-export function renderWith(ui: ReactElement, test: TestStore) {
+export function renderWith<T extends TestStore | EngineTestStore>(ui: ReactElement, test: T) {
   const result = render(
     <AppStoreProvider store={test.store}>
       <VirtualViewportProvider value={VIEWPORT}>{ui}</VirtualViewportProvider>
@@ -25,4 +26,9 @@ export async function renderLoaded(ui: ReactElement, options: FakeClientOptions 
 
 export function renderIdle(ui: ReactElement, options: FakeClientOptions = {}) {
   return renderWith(ui, makeTestStore(options));
+}
+
+/** Renders `ui` on the real engine with a project fixture opened (`tests/fixtures/<fixture>`). */
+export async function renderFixture(ui: ReactElement, fixture = 'teaching.jsonl', options: TestEngineOptions = {}) {
+  return renderWith(ui, await engineStoreWith(fixture, options));
 }
