@@ -3,12 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
 import { App } from '../../src/ui/App';
 import { ExportMenu } from '../../src/ui/panels/exports/ExportMenu';
-import { loadedTestStore } from '../store/helpers';
+import { engineStoreWith } from '../store/helpers';
 import { renderIdle, renderWith } from './harness';
 
 async function setup() {
   const download = vi.fn<(file: ExportFile) => void>();
-  const test = await loadedTestStore({}, { download });
+  const test = await engineStoreWith('teaching.jsonl', {}, { download });
   renderWith(<ExportMenu />, test);
   return { ...test, download };
 }
@@ -26,13 +26,14 @@ describe('Exports', () => {
     choose(/^Model view at step 17 \(JSON\)/);
     await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
     const model = download.mock.calls[0]![0];
-    expect(model).toMatchObject({ name: 'fake-0.model-view.step-17.json', mime: 'application/json' });
-    expect((JSON.parse(model.text) as { role: string }[]).map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    // The teaching sample at step 17: a user message, the assistant's tool call and its result.
+    expect(model).toMatchObject({ name: 'teaching-sample.model-view.step-17.json', mime: 'application/json' });
+    expect((JSON.parse(model.text) as { role: string }[]).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     choose(/^Surface nodes at step 17/);
     await waitFor(() => expect(download).toHaveBeenCalledTimes(2));
     const surface = JSON.parse(download.mock.calls[1]![0].text) as { step: number; nodes: { seq: number }[] };
     expect(surface.step).toBe(17);
-    expect(surface.nodes.map((n) => n.seq)).toEqual([2, 5, 7, 10, 15]);
+    expect(surface.nodes.map((n) => n.seq)).toEqual([2, 9, 11]);
   });
 
   it('downloads the diagnostics and QA report as JSON and Markdown', async () => {
@@ -60,7 +61,7 @@ describe('Exports', () => {
 
 describe('View switch', () => {
   it('switches between the timeline, the two views and the playground with tabs', async () => {
-    const test = await loadedTestStore();
+    const test = await engineStoreWith('teaching.jsonl');
     renderWith(<App />, test);
     const tabs = screen.getByRole('tablist', { name: 'View' });
     const timeline = within(tabs).getByRole('tab', { name: 'Timeline' });
