@@ -1,7 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
-import { renderIdle } from './harness';
+import { makeEngineStore } from '../store/helpers';
+import { renderWith } from './harness';
+
+/** The app on the real engine, nothing loaded: the demos are the engine's own. */
+const renderIdle = (ui: Parameters<typeof renderWith>[0]) => renderWith(ui, makeEngineStore());
 
 const narration = () => screen.getByRole('region', { name: 'Narration' });
 
@@ -13,24 +17,25 @@ describe('Guided demos', () => {
     await waitFor(() => expect(store.getState().status).toBe('ready'));
     expect(client.callsTo('open').at(-1)?.args[0]).toEqual({ kind: 'demo', id: 'compaction' });
     expect(store.getState().step).toBe(0);
-    expect(narration().textContent).toContain('note 1/5 · step 0');
-    expect(narration().textContent).toContain('A compaction replaces a range of surface nodes with one checkpoint message.');
+    // The engine's compaction demo: 38 events, six notes.
+    expect(narration().textContent).toContain('note 1/6 · step 0');
+    expect(narration().textContent).toContain('A compaction replaces a range of surface nodes with one checkpoint message');
     fireEvent.click(within(narration()).getByRole('button', { name: '‹ Previous note' }));
     expect(store.getState().step).toBe(0);
     fireEvent.click(within(narration()).getByRole('button', { name: 'Next note ›' }));
-    expect(store.getState().step).toBe(3);
-    expect(narration().textContent).toContain('The prompt appends the first node.');
+    expect(store.getState().step).toBe(26);
+    expect(narration().textContent).toContain('compaction/start opens the bracket (log-only).');
     // Play as usual: the narration follows the cursor.
     act(() => store.getState().setSpeed(1000));
     fireEvent.click(screen.getByRole('button', { name: 'Play' }));
     act(() => scheduler.advance(5_000));
-    expect(store.getState().step).toBe(30);
-    expect(narration().textContent).toContain('note 5/5 · step 29');
-    expect(narration().textContent).toContain('A second compaction shadows the first checkpoint');
+    expect(store.getState().step).toBe(38);
+    expect(narration().textContent).toContain('note 6/6 · step 36');
+    expect(narration().textContent).toContain('New messages append after the checkpoint.');
     expect(within(narration()).getByRole('button', { name: 'Next note ›' }).getAttribute('aria-disabled')).toBe('true');
     fireEvent.click(within(narration()).getByRole('button', { name: '‹ Previous note' }));
-    expect(store.getState().step).toBe(25);
-    expect(narration().textContent).toContain('The long tool result 22 is pruned into 24.');
+    expect(store.getState().step).toBe(29);
+    expect(narration().textContent).toContain('compaction/end closes the bracket.');
   });
 
   it('open from the Demos menu in the header', async () => {
@@ -43,7 +48,7 @@ describe('Guided demos', () => {
     fireEvent.click(await within(list).findByRole('button', { name: /A basic append flow/ }));
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     await waitFor(() => expect(store.getState().activeDemo?.id).toBe('append-flow'));
-    expect(narration().textContent).toContain('Every surface event appends at the tail.');
+    expect(narration().textContent).toContain('Every surface event appends at the tail, so the surface grows in log order.');
   });
 
   it('has no narration for an ordinary log', async () => {
