@@ -219,6 +219,11 @@ export interface ReplacementRow {
   kind: ReplacementKind;
   /** Replacement that later shadowed this one, if any at the cursor. */
   shadowedBy: number | null;
+  /**
+   * The surface node that stands for it at the cursor: itself, or the outermost replacement
+   * over it (following `shadowedBy` to the top).
+   */
+  visible: number;
 }
 
 /** A gutter bracket: the seq span a replacement covers, with nesting depth. */

@@ -406,6 +406,10 @@ export class FakeCoreClient implements CoreClient {
     if (pg) return pg.then((c) => c.replacements({ ...params, session: 0 }));
     return this.answer('replacements', [session, step], () => {
       const fold = this.fold(step);
+      const top = (seq: number): number => {
+        const by = fold.shadowedBy.get(seq);
+        return by === undefined ? seq : top(by);
+      };
       return fold.replacements.map((r) => ({
         seq: r.seq,
         step: r.step,
@@ -414,6 +418,7 @@ export class FakeCoreClient implements CoreClient {
         shadowedSeqs: r.shadowedSeqs,
         kind: this.events[r.seq]?.type === 'tool/result' ? 'prune' : 'compaction',
         shadowedBy: fold.shadowedBy.get(r.seq) ?? null,
+        visible: top(r.seq),
       }));
     });
   }

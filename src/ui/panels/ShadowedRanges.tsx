@@ -24,17 +24,8 @@ import { InspectReplaceButton } from './replace/InspectReplaceButton';
 
 const ROW_HEIGHT = 26;
 
-/** The node visible at the cursor that stands for `row`: follow `shadowedBy` to the top. */
-export function highlightFor(row: ReplacementRow, rows: ReplacementRow[]): Highlight {
-  const bySeq = new Map(rows.map((r) => [r.seq, r]));
-  let visible = row;
-  for (let guard = 0; visible.shadowedBy !== null && guard < rows.length; guard++) {
-    const next = bySeq.get(visible.shadowedBy);
-    if (!next) break;
-    visible = next;
-  }
-  return { replacement: row.seq, shadowedSeqs: row.shadowedSeqs, visible: visible.shadowedBy ?? visible.seq };
-}
+/** What selecting `row` highlights: its shadowed nodes, and the node standing for it (the engine says which). */
+const highlightFor = (row: ReplacementRow): Highlight => ({ replacement: row.seq, shadowedSeqs: row.shadowedSeqs, visible: row.visible });
 
 export function ShadowedRanges() {
   const ready = useAppStore(selectIsReady);
@@ -60,7 +51,7 @@ export function ShadowedRanges() {
       setHighlight(null);
       return;
     }
-    setHighlight(highlightFor(row, rows ?? []));
+    setHighlight(highlightFor(row));
     select(row.seq);
   };
 

@@ -19,10 +19,16 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
   const tt = q.session.index;
   const count = tt.replaceGenerationAt(step);
   const kinds = replacementKinds(q);
+  // Shadowed at `step` by its replacedBy, which is then itself in this list.
+  const over = (seq: number): number | null => {
+    const leave = tt.leaveStep(seq);
+    return leave >= 0 && leave <= step ? tt.replacedBy(seq) : null;
+  };
   const out: ReplacementRow[] = [];
   for (let r = 0; r < count; r++) {
     const rep = tt.replacement(r);
-    const leave = tt.leaveStep(rep.seq);
+    let visible = rep.seq;
+    for (let by = over(visible); by !== null; by = over(visible)) visible = by;
     out.push({
       seq: rep.seq,
       step: rep.step,
@@ -30,7 +36,8 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
       end: rep.end,
       shadowedSeqs: rep.shadowedSeqs,
       kind: kinds[r] ?? 'other',
-      shadowedBy: leave >= 0 && leave <= step ? tt.replacedBy(rep.seq) : null,
+      shadowedBy: over(rep.seq),
+      visible,
     });
   }
   return out;
