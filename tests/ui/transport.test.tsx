@@ -4,7 +4,10 @@ import { App } from '../../src/ui/App';
 import { Transport } from '../../src/ui/panels/transport/Transport';
 import { tickPositions } from '../../src/ui/panels/transport/Scrubber';
 import { countAtOrBefore } from '../../src/ui/hooks/useReplaceSteps';
-import { renderLoaded } from './harness';
+import { renderFixture } from './harness';
+
+// The teaching sample on the real engine: 54 steps, replaces applied at steps 31 and 44.
+const renderLoaded = (ui: Parameters<typeof renderFixture>[0]) => renderFixture(ui, 'teaching.jsonl');
 
 const transport = () => screen.getByRole('region', { name: 'Transport' });
 const button = (name: string) => within(transport()).getByRole('button', { name });
@@ -27,14 +30,14 @@ describe('Transport', () => {
     fireEvent.click(button('Next step'));
     expect(store.getState().step).toBe(1);
     fireEvent.click(button('Next replace'));
-    await waitFor(() => expect(store.getState().step).toBe(19));
+    await waitFor(() => expect(store.getState().step).toBe(31));
     fireEvent.click(button('Next surface change'));
-    await waitFor(() => expect(store.getState().step).toBe(21));
+    await waitFor(() => expect(store.getState().step).toBe(40));
     fireEvent.click(button('Previous replace'));
-    await waitFor(() => expect(store.getState().step).toBe(19));
+    await waitFor(() => expect(store.getState().step).toBe(31));
     fireEvent.click(button('Go to end'));
-    expect(store.getState().step).toBe(30);
-    expect(transport().textContent).toContain('step 30 / 30');
+    expect(store.getState().step).toBe(54);
+    expect(transport().textContent).toContain('step 54 / 54');
   });
 
   it('plays and pauses at the chosen speed', async () => {
@@ -55,10 +58,10 @@ describe('Transport', () => {
   it('scrubs, and marks the replace steps on the scrubber', async () => {
     const { store, container } = await renderLoaded(<Transport />);
     const slider = within(transport()).getByRole('slider', { name: 'Step' });
-    expect(slider.getAttribute('max')).toBe('30');
+    expect(slider.getAttribute('max')).toBe('54');
     fireEvent.change(slider, { target: { value: '12' } });
     expect(store.getState().step).toBe(12);
-    await waitFor(() => expect(container.querySelectorAll('.tick')).toHaveLength(3));
+    await waitFor(() => expect(container.querySelectorAll('.tick')).toHaveLength(2));
     expect(tickPositions(Int32Array.of(19, 25, 29), 30).map(Math.round)).toEqual([63, 83, 97]);
     expect([0, 19, 24, 25, 30].map((k) => countAtOrBefore(Int32Array.of(19, 25, 29), k))).toEqual([0, 1, 1, 2, 3]);
   });
@@ -68,10 +71,10 @@ describe('Transport', () => {
     fireEvent.change(within(transport()).getByRole('textbox', { name: 'Jump to step' }), { target: { value: '7' } });
     fireEvent.click(button('Go to step'));
     expect(store.getState().step).toBe(7);
-    fireEvent.change(within(transport()).getByRole('textbox', { name: 'Jump to seq' }), { target: { value: '18' } });
+    fireEvent.change(within(transport()).getByRole('textbox', { name: 'Jump to seq' }), { target: { value: '30' } });
     fireEvent.click(button('Go to seq'));
-    expect(store.getState().step).toBe(19);
-    expect(store.getState().selectedSeq).toBe(18);
+    expect(store.getState().step).toBe(31);
+    expect(store.getState().selectedSeq).toBe(30);
   });
 });
 
@@ -90,15 +93,15 @@ describe('keyboard', () => {
     key('ArrowRight', { shiftKey: true });
     await waitFor(() => expect(store.getState().step).toBe(3));
     key(']');
-    await waitFor(() => expect(store.getState().step).toBe(19));
+    await waitFor(() => expect(store.getState().step).toBe(31));
     key(']');
-    await waitFor(() => expect(store.getState().step).toBe(25));
+    await waitFor(() => expect(store.getState().step).toBe(44));
     key('[');
-    await waitFor(() => expect(store.getState().step).toBe(19));
+    await waitFor(() => expect(store.getState().step).toBe(31));
     key('End');
-    expect(store.getState().step).toBe(30);
+    expect(store.getState().step).toBe(54);
     key('ArrowLeft', { shiftKey: true });
-    await waitFor(() => expect(store.getState().step).toBe(29)); // seq 28, the last surface event
+    await waitFor(() => expect(store.getState().step).toBe(52)); // seq 51, the last surface event
   });
 
   it('space plays and pauses; / focuses search; g focuses the seq field; ? opens the sheet', async () => {
