@@ -1,7 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Timeline } from '../../src/ui/panels/timeline/Timeline';
-import { renderIdle, renderLoaded } from './harness';
+import { renderFixture, renderIdle } from './harness';
+
+// The teaching sample on the real engine: 54 events; the prune 30 replaced 11 (step 31) and the
+// compaction 43 replaced 2…39 (step 44). The 1,000,000-row cases keep synthetic rows.
+const renderLoaded = (ui: Parameters<typeof renderFixture>[0], options: Parameters<typeof renderFixture>[2] = {}) =>
+  renderFixture(ui, 'teaching.jsonl', options);
 
 const timeline = () => screen.getByRole('region', { name: 'Timeline' });
 const rows = () => within(timeline()).queryAllByRole('row');
@@ -15,13 +20,15 @@ describe('Timeline', () => {
   });
 
   it('renders the rows with seq, type, op markers and state', async () => {
-    await renderLoaded(<Timeline />);
-    await waitFor(() => expect(loadedRows().length).toBe(28)); // 20 in view + 8 overscan
-    const row18 = loadedRows().find((row) => row.getAttribute('data-seq') === '18');
-    expect(row18?.textContent).toContain('user/message');
-    expect(row18?.textContent).toContain('replace');
-    expect(row18?.textContent).toContain('shadowed');
-    expect(screen.getByRole('grid', { name: 'Events' }).getAttribute('aria-rowcount')).toBe('30');
+    const { store } = await renderLoaded(<Timeline />);
+    act(() => store.getState().select(30));
+    await waitFor(() => expect(loadedRows().some((row) => row.getAttribute('data-seq') === '30')).toBe(true));
+    expect(loadedRows().length).toBeLessThan(54); // the rows in view and an overscan, not all of them
+    const row30 = loadedRows().find((row) => row.getAttribute('data-seq') === '30');
+    expect(row30?.textContent).toContain('tool/result');
+    expect(row30?.textContent).toContain('replace');
+    expect(row30?.textContent).toContain('shadowed');
+    expect(screen.getByRole('grid', { name: 'Events' }).getAttribute('aria-rowcount')).toBe('54');
   });
 
   it('renders a bounded number of rows for 1,000,000 events and scrolls to the last one', async () => {
@@ -57,6 +64,7 @@ describe('Timeline', () => {
   it('marks events after the cursor as future, in text', async () => {
     const { store } = await renderLoaded(<Timeline />);
     act(() => store.getState().goTo(3));
+    act(() => store.getState().select(2));
     await waitFor(() => {
       const row10 = loadedRows().find((row) => row.getAttribute('data-seq') === '10');
       expect(row10?.textContent).toContain('future');
@@ -66,8 +74,10 @@ describe('Timeline', () => {
   });
 
   it('draws the brackets of the replacements, nested ones one column in', async () => {
-    const { container } = await renderLoaded(<Timeline />);
-    await waitFor(() => expect(container.querySelectorAll('[data-testid="bracket"]').length).toBe(3));
+    const test = await renderLoaded(<Timeline />);
+    const { container, store } = test;
+    act(() => store.getState().select(11));
+    await waitFor(() => expect(container.querySelectorAll('[data-testid="bracket"]').length).toBe(2));
     const brackets = [...container.querySelectorAll<HTMLElement>('[data-testid="bracket"]')].map((b) => ({
       r: b.dataset.replacement,
       first: b.dataset.first,
@@ -75,28 +85,27 @@ describe('Timeline', () => {
       depth: b.dataset.depth,
     }));
     expect(brackets).toEqual([
-      { r: '18', first: '2', last: '10', depth: '1' },
-      { r: '24', first: '22', last: '22', depth: '0' },
-      { r: '28', first: '2', last: '20', depth: '0' },
+      { r: '30', first: '11', last: '11', depth: '1' },
+      { r: '43', first: '2', last: '39', depth: '0' },
     ]);
   });
 
   it('filters by family and surface events only', async () => {
     const { store, client } = await renderLoaded(<Timeline />);
-    await waitFor(() => expect(loadedRows().length).toBe(28)); // 20 in view + 8 overscan
+    await waitFor(() => expect(loadedRows().length).toBeGreaterThan(0));
     fireEvent.click(screen.getByRole('checkbox', { name: 'surface events only' }));
-    await waitFor(() => expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('10'));
+    await waitFor(() => expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('9'));
     fireEvent.click(screen.getByRole('button', { name: /^tool/ }));
     expect(store.getState().filter).toEqual({ families: ['tool'], surfaceOnly: true });
-    await waitFor(() => expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('3'));
-    expect(client.callsTo('rows').at(-1)?.args[2]).toEqual({ families: ['tool'], surfaceOnly: true });
+    await waitFor(() => expect(screen.getByRole('grid').getAttribute('aria-rowcount')).toBe('2'));
+    expect((client.callsTo('rows').at(-1)?.args[0] as { filter: unknown }).filter).toEqual({ families: ['tool'], surfaceOnly: true });
   });
 
   it('searches in the engine and selects rows that were not rendered', async () => {
     const { store } = await renderLoaded(<Timeline />, { syntheticRows: 1_000_000 });
     await waitFor(() => expect(loadedRows().length).toBeGreaterThan(0));
-    // The fake searches its 30 real events; a hit selects the seq, and the grid reveals it.
-    fireEvent.change(screen.getByRole('searchbox', { name: 'Search events' }), { target: { value: 'everything' } });
+    // The engine searches the sample's 54 events; a hit selects the seq, and the grid reveals it.
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search events' }), { target: { value: 'sunsets red?' } });
     await waitFor(() => expect(store.getState().selectedSeq).toBe(28));
     fireEvent.click(screen.getByRole('button', { name: 'Next match' }));
     await waitFor(() => expect(store.getState().search.wrapped).toBe(true));
