@@ -1,19 +1,22 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
-import { FakeCoreClient } from '../support/fake-client';
-import { FakeLocation } from '../store/helpers';
-import { renderIdle, renderLoaded } from './harness';
-import { loadedTestStore } from '../store/helpers';
-import { renderWith } from './harness';
+import { FakeLocation, engineStoreWith, makeEngineStore } from '../store/helpers';
+import { TestEngine, fixtureText } from '../support/test-engine';
+import { renderFixture, renderLoaded as renderOnFake, renderWith } from './harness';
+
+// The app on the real engine and the project's fixtures (the teaching sample: 54 events).
+const renderIdle = (ui: Parameters<typeof renderWith>[0]) => renderWith(ui, makeEngineStore());
+const renderLoaded = (ui: Parameters<typeof renderFixture>[0], options: Parameters<typeof renderFixture>[2] = {}) =>
+  renderFixture(ui, 'teaching.jsonl', options);
 
 describe('status region and banners', () => {
   it('reads "Loaded N events" when a load finishes', async () => {
     renderIdle(<App />);
     expect(screen.getByRole('status').textContent).toBe('No log loaded.');
-    fireEvent.change(screen.getByLabelText('Paste log text'), { target: { value: '{}' } });
+    fireEvent.change(screen.getByLabelText('Paste log text'), { target: { value: fixtureText('teaching.jsonl') } });
     fireEvent.click(screen.getByRole('button', { name: 'Open pasted text' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 30 events.'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 54 events.'));
     expect(document.querySelector('.app')?.getAttribute('data-status')).toBe('ready');
   });
 
@@ -28,37 +31,38 @@ describe('status region and banners', () => {
   });
 
   it('shows a surface error with seq, line and the exact message; the valid prefix stays navigable', async () => {
-    const { store } = await renderLoaded(<App />, { surfaceErrorIndex: 20 });
-    const message = 'surface replace: start seq 20 not found in surface';
-    expect(screen.getByRole('status').textContent).toBe(`Loaded 30 events. Surface error at seq 20, line 22: ${message}`);
+    const { store } = await renderFixture(<App />, 'violation-replace.jsonl');
+    const message = 'surface replace: sourceEventSeqs must include every shadowed surface node; missing 908';
+    const events = store.getState().load!.sessions[0]!.events;
+    expect(screen.getByRole('status').textContent).toBe(`Loaded ${events} events. Surface error at seq 1177, line 228: ${message}`);
     const banner = screen.getByLabelText('Surface error');
-    expect(banner.textContent).toContain('Surface error at seq 20, line 22:');
+    expect(banner.textContent).toContain('Surface error at seq 1177, line 228:');
     expect(banner.textContent).toContain(message);
-    expect(banner.textContent).toContain('The first 20 events stay fully navigable.');
+    expect(banner.textContent).toContain('The first 1,177 events stay fully navigable.');
     fireEvent.click(screen.getByRole('button', { name: 'Show event' }));
-    expect(store.getState().selectedSeq).toBe(20);
-    expect(store.getState().step).toBe(20);
+    expect(store.getState().selectedSeq).toBe(1177);
+    expect(store.getState().step).toBe(1177);
     fireEvent.click(screen.getByRole('button', { name: 'Go to start' }));
     fireEvent.click(screen.getByRole('button', { name: 'Next step' }));
     expect(store.getState().step).toBe(1);
   });
 
   it('reports a dead engine and reloads the file on a new one', async () => {
-    const fresh = new FakeCoreClient();
-    const test = await loadedTestStore({}, { createClient: () => fresh });
+    const fresh = new TestEngine();
+    const test = await engineStoreWith('teaching.jsonl', {}, { createClient: () => fresh });
     renderWith(<App />, test);
     act(() => test.client.crash('The engine worker crashed or failed to start: out of memory.'));
     expect(screen.getByRole('status').textContent).toBe(
       'The engine stopped: The engine worker crashed or failed to start: out of memory. Reload the file to continue.',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Reload file' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 30 events.'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 54 events.'));
     expect(test.store.getState().client).toBe(fresh);
   });
 
   it('says when the engine stops answering, clears it when it answers, and can stop it to reload', async () => {
-    const fresh = new FakeCoreClient();
-    const test = await loadedTestStore({}, { createClient: () => fresh });
+    const fresh = new TestEngine();
+    const test = await engineStoreWith('teaching.jsonl', {}, { createClient: () => fresh });
     renderWith(<App />, test);
     expect(screen.queryByLabelText('Engine not answering')).toBeNull();
     act(() => test.client.stall(true));
@@ -70,7 +74,7 @@ describe('status region and banners', () => {
     expect(screen.queryByLabelText('Engine not answering')).toBeNull();
     expect(screen.getByRole('status').textContent).toBe('The engine stopped: The engine was stopped. Reload the file to continue.');
     fireEvent.click(screen.getByRole('button', { name: 'Reload file' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 30 events.'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 54 events.'));
     // The old client's word no longer counts.
     act(() => test.client.stall(true));
     expect(screen.queryByLabelText('Engine not answering')).toBeNull();
@@ -84,7 +88,7 @@ describe('status region and banners', () => {
   });
 
   it('warns when a deep link was made for another file', async () => {
-    const test = await loadedTestStore({}, { location: new FakeLocation('#step=4&seq=3&fp=other') });
+    const test = await engineStoreWith('teaching.jsonl', {}, { location: new FakeLocation('#step=4&seq=3&fp=other') });
     renderWith(<App />, test);
     expect(screen.getByLabelText('Deep link warning').textContent).toContain('different file');
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
@@ -95,7 +99,8 @@ describe('status region and banners', () => {
 
 describe('session picker', () => {
   it('lists the sessions of a ZIP and switches between them', async () => {
-    const { store } = await renderLoaded(<App />, { sessions: 3 });
+    // (The fake engine's three sessions: the session list itself, not a ZIP's contents, is the point.)
+    const { store } = await renderOnFake(<App />, { sessions: 3 });
     const nav = screen.getByRole('navigation', { name: 'Sessions' });
     const buttons = nav.querySelectorAll('button');
     expect(buttons).toHaveLength(3);
