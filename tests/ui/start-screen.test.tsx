@@ -1,14 +1,20 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
-import { makeTestStore } from '../store/helpers';
-import { renderIdle, renderWith } from './harness';
+import { makeEngineStore } from '../store/helpers';
+import { fixtureText } from '../support/test-engine';
+import { renderIdle as renderOnFake, renderWith } from './harness';
+
+// The app on the real engine; the file, URL and progress cases keep the fake engine (jsdom's File
+// cannot be read, the real engine would fetch the URL, and it reports progress too fast to watch).
+const renderIdle = (ui: Parameters<typeof renderWith>[0]) => renderWith(ui, makeEngineStore());
 
 const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
 describe('Start screen', () => {
   it('has exactly one file input, labelled "Open log", before and after a load', async () => {
-    const { client } = renderIdle(<App />);
+    // The fake engine: jsdom's File cannot be read (the browser tests open a picked file for real).
+    const { client } = renderOnFake(<App />);
     const input = screen.getByLabelText('Open log') as HTMLInputElement;
     expect(input.type).toBe('file');
     const file = new File(['{"type":"session"}\n'], 'session.jsonl');
@@ -33,7 +39,7 @@ describe('Start screen', () => {
   });
 
   it('opens a URL only when asked, through the engine', async () => {
-    const { client } = renderIdle(<App />);
+    const { client } = renderOnFake(<App />);
     const field = screen.getByLabelText('Open from a URL');
     fireEvent.change(field, { target: { value: 'https://example.com/s.jsonl' } });
     expect(client.callsTo('open')).toHaveLength(0);
@@ -43,25 +49,25 @@ describe('Start screen', () => {
 
   it('offers the bundled samples from the manifest and opens them', async () => {
     const manifest = JSON.stringify([{ name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'short' }]);
-    const test = makeTestStore(
+    const test = makeEngineStore(
       {},
       {
         fetch: async (url) => ({
           ok: true,
           status: 200,
           statusText: 'OK',
-          arrayBuffer: async () => bytes(url.endsWith('index.json') ? manifest : '{}\n'),
+          arrayBuffer: async () => bytes(url.endsWith('index.json') ? manifest : fixtureText('teaching.jsonl')),
         }),
       },
     );
     renderWith(<App />, test);
     await waitFor(() => expect(screen.getAllByRole('button', { name: /log$/ }).map((b) => b.textContent)).toEqual(['Teaching log']));
     fireEvent.click(screen.getByRole('button', { name: 'Teaching log' }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 30 events.'));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Loaded 54 events.'));
   });
 
   it('shows progress with bytes and events, and cancels', async () => {
-    const { client, store } = renderIdle(<App />);
+    const { client, store } = renderOnFake(<App />);
     client.hold();
     fireEvent.change(screen.getByLabelText('Paste log text'), { target: { value: 'x'.repeat(2048) } });
     fireEvent.click(screen.getByRole('button', { name: 'Open pasted text' }));
