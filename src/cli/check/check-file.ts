@@ -4,6 +4,7 @@
  * main thread render it: the output is the same whichever thread checked the file.
  */
 import type { SessionAnalysis } from '../../core/analyze/session';
+import { sessionDiagnostics } from '../../core/analyze/diagnostics';
 import { toJsonRecord } from '../../core/analyze/report';
 import { familyCounts, finalMessages } from '../../core/analyze/summary';
 import type { Severity } from '../../core/model';
@@ -84,7 +85,8 @@ export function sessionCheck(session: SessionAnalysis): SessionCheck {
     surface: { nodes: fold.nodes.length, replacements: fold.replacements.length, messages: finalMessages(session), accepted: fold.accepted },
     surfaceError: fold.error && { seq: fold.error.seq, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
-    diagnostics: session.diagnostics.map(plain),
+    // The session's one complete list: the decode and surface errors in it, once each.
+    diagnostics: sessionDiagnostics(session).map(plain),
     record: toJsonRecord(session),
   };
 }

@@ -47,11 +47,16 @@ export function humanSession(s: SelectedSession): string {
     lines.push(`  SURFACE ERROR at ${session.path}, line ${f.line ?? '?'}, seq ${String(f.seq)} [${f.rule}]: ${f.message}`);
     if (f.event !== null) lines.push(`    event: ${f.event}`);
   }
-  for (const d of diagnostics.filter((x) => x.severity === 'error').slice(0, 5)) {
+  // The decode and surface errors are stated above (they are in the list too); the others follow.
+  const stated = (d: CheckedDiagnostic): boolean =>
+    (f !== null && d.rule === f.rule && d.seq === f.seq && d.message === f.message) ||
+    (e !== null && d.seq === null && d.line === e.line && d.message === e.message);
+  const others = diagnostics.filter((x) => x.severity === 'error' && !stated(x));
+  for (const d of others.slice(0, 5)) {
     const where = [d.line !== null ? `line ${d.line}` : null, d.seq !== null ? `seq ${d.seq}` : null].filter(Boolean).join(', ');
     lines.push(`  error${where ? ` (${where})` : ''} [${d.rule}]: ${d.message}`);
   }
-  if (errors > 5) lines.push(`  … ${errors - 5} more errors (use --format json for all)`);
+  if (others.length > 5) lines.push(`  … ${others.length - 5} more errors (use --format json for all)`);
   return `${lines.join('\n')}\n`;
 }
 
