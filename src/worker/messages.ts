@@ -121,10 +121,4 @@ export function derivedSize(event: unknown): number {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** How token counts are estimated (stated in the UI). */
-export const TOKEN_METHOD = 'estimated as ⌈characters of the derived message JSON ÷ 4⌉ (no tokenizer)';
-
-/** The token estimate for a size. */
-export function estimateTokens(chars: number): number {
-  return Math.ceil(chars / 4);
-}
+export { estimateTokens, TOKEN_METHOD } from '../core/analysis/tokens';

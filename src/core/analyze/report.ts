@@ -2,6 +2,7 @@
  * Reports of an analysed session: the `check --json` record, and the diagnostics/QA report as
  * JSON or Markdown (the app's export).
  */
+import { usageByTurn } from '../analysis/usage';
 import type { Diagnostic } from '../model';
 import type { SessionAnalysis } from './session';
 import { familyCounts, finalMessages, severityCounts } from './summary';
@@ -28,6 +29,16 @@ export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> 
       ...(session.decodeError.rule === undefined ? {} : { rule: session.decodeError.rule }),
       message: session.decodeError.message,
     },
+    requests: session.analytics?.requests ?? [],
+    usage: usageByTurn(session.analytics?.requests ?? []),
+    compactions: (session.analytics?.compactions ?? []).map((c) => ({
+      seq: c.seq,
+      kind: c.kind,
+      shadowed: c.shadowed,
+      invalidatedTokens: c.invalidatedTokens,
+      kept: c.kept,
+      dropped: c.dropped,
+    })),
     diagnostics: session.diagnostics.map((d) => ({
       severity: d.severity,
       rule: d.rule,

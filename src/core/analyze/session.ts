@@ -10,6 +10,8 @@ import { CompactionQaCheck } from '../qa/compaction';
 import { deriveEventMessage } from '../fold/manager';
 import type { Plan, SurfaceState } from '../fold/surface';
 import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
+import { AnalysisRecorder } from '../analysis/recorder';
+import type { SessionAnalytics } from '../analysis/recorder';
 import { TimeTravelBuilder } from '../index/timetravel';
 import type { TimeTravelIndex } from '../index/timetravel';
 import type {
@@ -48,6 +50,8 @@ export interface SessionAnalysis {
     error: SurfaceErrorInfo | null;
   };
   index: TimeTravelIndex;
+  /** Model requests and what each replace lost, over the accepted prefix (docs/ANALYSIS.md); absent when the analysis was not run. */
+  analytics: SessionAnalytics | null;
   decodeError: DecodeErrorInfo | null;
   diagnostics: Diagnostic[];
 }
@@ -66,6 +70,8 @@ export interface AnalyzerOptions {
   checkpointEvery?: number;
   /** Run the compaction QA check (default true). */
   qa?: boolean;
+  /** Record model requests and compaction loss (default true). */
+  analytics?: boolean;
 }
 
 /** Lets a check ask whether the fold refused the event it is looking at. */
@@ -104,6 +110,7 @@ export class SessionAnalyzer implements TextEventSink {
   private lastPlan: Plan | null = null;
   private lastPlanIndex = -1;
   private readonly lookup = (seq: number): unknown => this.options.log.event(seq - this.baseSeq);
+  private readonly analytics: AnalysisRecorder | null;
 
   constructor(options: AnalyzerOptions) {
     this.options = options;
@@ -122,6 +129,7 @@ export class SessionAnalyzer implements TextEventSink {
             nodes: () => this.state.nodes,
             eventAt: this.lookup,
           });
+    this.analytics = options.analytics === false ? null : new AnalysisRecorder(this.lookup);
     if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
   }
 
@@ -138,6 +146,10 @@ export class SessionAnalyzer implements TextEventSink {
     const line = origin.line > 0 ? origin.line : null;
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
+    if (this.analytics) {
+      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, this.state.nodes, line);
+      else this.analytics.stop();
+    }
   }
 
   /**
@@ -171,6 +183,10 @@ export class SessionAnalyzer implements TextEventSink {
       }
     }
     const line = origin.line > 0 ? origin.line : null;
+    if (this.analytics) {
+      if (this.error === null || this.error.index > first) this.analytics.chunkRow(members.row.turn, members.row.step, members.seq(0), members.time(0), line);
+      if (this.error !== null) this.analytics.stop();
+    }
     for (const check of this.checks) {
       if (check.packedRow !== undefined && line !== null) check.packedRow(members, first, line, text);
       else for (let k = 0; k < n; k++) check.event(members.event(k), first + k, line, text);
@@ -204,6 +220,8 @@ export class SessionAnalyzer implements TextEventSink {
     const diagnostics: Diagnostic[] = [...extra];
     for (const check of this.checks) diagnostics.push(...check.finish());
     if (this.qa) diagnostics.push(...this.qa.finish());
+    const analytics = this.analytics ? this.analytics.finish() : null;
+    if (analytics) diagnostics.push(...analytics.findings);
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
     const baseSeq = this.baseSeq;
@@ -230,6 +248,7 @@ export class SessionAnalyzer implements TextEventSink {
         error: this.error,
       },
       index: builder.finish(this.accepted, this.options.checkpointEvery),
+      analytics,
       decodeError,
       diagnostics,
     };

@@ -110,6 +110,8 @@ describe('project fixtures', () => {
 
 describe(`shared fixtures and vectors${SHARED_NOTE}`, () => {
   const dirs = HAS_SHARED ? [UPSTREAM_FIXTURES, PACKAGED_FIXTURES, SPEC_VECTORS] : [];
+  // A suite without tests is an error: the skip is said as a skipped test.
+  if (!HAS_SHARED) it.skip('upstream recordings, packaged fixtures and spec vectors', () => {});
   for (const dir of dirs) {
     for (const name of listFiles(dir, (n) => /\.(jsonl|zstd|zip)$/.test(n))) {
       it(`${name}: qa findings as recorded`, async () => {
