@@ -122,8 +122,8 @@ function sentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** Every literal item of a set of message texts. */
-export function extractLiterals(parts: readonly MessageTexts[]): Literals {
+/** Every literal item of a set of message texts (of the given categories only, when said). */
+export function extractLiterals(parts: readonly MessageTexts[], only?: ReadonlySet<LiteralCategory>): Literals {
   const sets: Record<LiteralCategory, Set<string>> = {
     paths: new Set(),
     commands: new Set(),
@@ -133,44 +133,52 @@ export function extractLiterals(parts: readonly MessageTexts[]): Literals {
     constraints: new Set(),
   };
   for (const part of parts) {
-    for (const c of part.commands) add(sets.commands, c);
-    for (const e of part.errors) add(sets.errors, e);
-    for (const whole of part.texts) {
-      const raw = whole.length > TEXT_LIMIT ? whole.slice(0, TEXT_LIMIT) : whole;
-      for (const url of matches(raw, URL)) add(sets.identifiers, url.replace(/[.,;:!?]+$/, ''));
-      let text = raw.replace(URL, ' ');
-      for (const p of matches(text, PATH)) {
-        const path = p.replace(/[.,;:!?]+$/, '');
-        if (isPath(path)) add(sets.paths, path);
-      }
-      text = text.replace(PATH, (p) => (isPath(p.replace(/[.,;:!?]+$/, '')) ? ' ' : p));
-      for (const n of matches(text, NUMBER_UNIT)) add(sets.numbers, normalizeNumber(n));
-      for (const pattern of SYMBOLS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
-      for (const pattern of IDS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
-      for (const line of raw.split('\n')) {
-        const t = line.trim();
-        if (t.startsWith('$ ')) add(sets.commands, t.slice(2));
-        if (ERROR_LINE.test(t)) add(sets.errors, t.slice(0, ERROR_CHARS));
-      }
-      for (const m of raw.matchAll(/`([^`\n]+)`/g)) {
-        const code = (m[1] as string).trim();
-        if (COMMAND_WORDS.has(code.split(/\s+/)[0] as string)) add(sets.commands, code);
-      }
-    }
-    for (const text of part.userTexts) {
-      for (const s of sentences(text)) {
-        if (s.length >= 8 && s.length <= 300 && (IMPERATIVE_START.test(s) || IMPERATIVE_MARK.test(s))) add(sets.constraints, s);
+    if (only === undefined || only.size > 1 || !only.has('constraints')) literalItems(part, sets);
+    if (only === undefined || only.has('constraints')) {
+      for (const text of part.userTexts) {
+        for (const s of sentences(text)) {
+          if (s.length >= 8 && s.length <= 300 && (IMPERATIVE_START.test(s) || IMPERATIVE_MARK.test(s))) add(sets.constraints, s);
+        }
       }
     }
   }
+  const pick = (c: LiteralCategory): string[] => (only === undefined || only.has(c) ? [...sets[c]] : []);
   return {
-    paths: [...sets.paths],
-    commands: [...sets.commands],
-    numbers: [...sets.numbers],
-    identifiers: [...sets.identifiers],
-    errors: [...sets.errors],
-    constraints: [...sets.constraints],
+    paths: pick('paths'),
+    commands: pick('commands'),
+    numbers: pick('numbers'),
+    identifiers: pick('identifiers'),
+    errors: pick('errors'),
+    constraints: pick('constraints'),
   };
+}
+
+/** The items of every category but constraints, from one message's texts. */
+function literalItems(part: MessageTexts, sets: Record<LiteralCategory, Set<string>>): void {
+  for (const c of part.commands) add(sets.commands, c);
+  for (const e of part.errors) add(sets.errors, e);
+  for (const whole of part.texts) {
+    const raw = whole.length > TEXT_LIMIT ? whole.slice(0, TEXT_LIMIT) : whole;
+    for (const url of matches(raw, URL)) add(sets.identifiers, url.replace(/[.,;:!?]+$/, ''));
+    let text = raw.replace(URL, ' ');
+    for (const p of matches(text, PATH)) {
+      const path = p.replace(/[.,;:!?]+$/, '');
+      if (isPath(path)) add(sets.paths, path);
+    }
+    text = text.replace(PATH, (p) => (isPath(p.replace(/[.,;:!?]+$/, '')) ? ' ' : p));
+    for (const n of matches(text, NUMBER_UNIT)) add(sets.numbers, normalizeNumber(n));
+    for (const pattern of SYMBOLS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
+    for (const pattern of IDS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
+    for (const line of raw.split('\n')) {
+      const t = line.trim();
+      if (t.startsWith('$ ')) add(sets.commands, t.slice(2));
+      if (ERROR_LINE.test(t)) add(sets.errors, t.slice(0, ERROR_CHARS));
+    }
+    for (const m of raw.matchAll(/`([^`\n]+)`/g)) {
+      const code = (m[1] as string).trim();
+      if (COMMAND_WORDS.has(code.split(/\s+/)[0] as string)) add(sets.commands, code);
+    }
+  }
 }
 
 /** `1.5 MB` → `1.5MB`: a number and its unit compared without the space between them. */

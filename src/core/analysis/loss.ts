@@ -1,31 +1,46 @@
 /**
  * What a replace lost: for each literal category, how many of the shadowed messages' items the
- * replacement still holds, and the ones it does not.
+ * replacement still holds, and the ones it does not. Measured on demand (the inspector, `check
+ * --json`): the load records only each replace's cost and its constraint counts.
  */
+import type { Replacement } from '../model';
+import { derivedMessage } from '../qa/size';
 import type { LiteralCategory, MessageTexts } from './literals';
-import { extractLiterals, keptTester, LITERAL_CATEGORIES } from './literals';
+import { extractLiterals, keptTester, LITERAL_CATEGORIES, messageTexts } from './literals';
 
 /** Dropped items listed per category at most (the counts are always whole). */
 export const DROPPED_LIST_LIMIT = 100;
 
-/** The loss of one replace (`seq` is the replacement's). */
-export interface CompactionLoss {
+/** What the load records of every applied replace (`seq` is the replacement's). */
+export interface ReplaceCost {
   seq: number;
   /** `compaction` (a summarizing checkpoint), `prune` (a tool-result replacement) or `other`. */
   kind: 'compaction' | 'prune' | 'other';
   /** Shadowed surface nodes. */
   shadowed: number;
+  /** Index in the derived-message list where it cut. */
+  cut: number;
+  /** Estimated tokens of the previous model request's messages from the cut on: the cached prefix it invalidated. */
+  invalidatedTokens: number;
+  /** `[kept, total]` of the user's explicit constraints, for a summarizing compaction; else null. */
+  constraints: [number, number] | null;
+}
+
+/** The loss of one replace. */
+export interface CompactionLoss extends Omit<ReplaceCost, 'constraints'> {
   /** `[kept, total]` per category. */
   kept: Record<LiteralCategory, [number, number]>;
   /** Items not kept, per category (at most {@link DROPPED_LIST_LIMIT} each). */
   dropped: Record<LiteralCategory, string[]>;
-  /** Estimated tokens of the previous model request's messages from this replace's cut on: the cached prefix it invalidated. */
-  invalidatedTokens: number;
 }
 
-/** Measure the loss of a replacement against the messages it shadowed. */
-export function measureLoss(shadowed: readonly MessageTexts[], replacement: MessageTexts): Pick<CompactionLoss, 'kept' | 'dropped'> {
-  const items = extractLiterals(shadowed);
+/** Measure a replacement against the messages it shadowed (of some categories only, when said). */
+export function measureLoss(
+  shadowed: readonly MessageTexts[],
+  replacement: MessageTexts,
+  only?: ReadonlySet<LiteralCategory>,
+): Pick<CompactionLoss, 'kept' | 'dropped'> {
+  const items = extractLiterals(shadowed, only);
   const tester = keptTester(replacement.texts);
   const kept = {} as Record<LiteralCategory, [number, number]>;
   const dropped = {} as Record<LiteralCategory, string[]>;
@@ -36,4 +51,14 @@ export function measureLoss(shadowed: readonly MessageTexts[], replacement: Mess
     dropped[category] = lost.slice(0, DROPPED_LIST_LIMIT);
   }
   return { kept, dropped };
+}
+
+/**
+ * The loss of one applied replace, re-reading its shadowed events and its replacement.
+ * @param lookup an event by absolute seq
+ */
+export function replaceLoss(lookup: (seq: number) => unknown, replacement: Replacement, cost: ReplaceCost): CompactionLoss {
+  const shadowed = replacement.shadowedSeqs.map((s) => messageTexts(derivedMessage(lookup(s))));
+  const { constraints: _constraints, ...rest } = cost;
+  return { ...rest, ...measureLoss(shadowed, messageTexts(derivedMessage(lookup(replacement.seq)))) };
 }

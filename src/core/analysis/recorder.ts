@@ -3,19 +3,20 @@
  * recorded while the analyzer folds (each event once, after the fold decided it). Definitions
  * and edge cases are in docs/ANALYSIS.md.
  *
- * The recorder keeps the derived-message list of the current surface as seqs and JSON sizes
- * (not messages), and the previous request's list; two messages are compared by re-reading
- * their events only where the seqs differ (after a replace), so a request costs a pass over
- * the surface's seqs, not over its text.
+ * The recorder keeps the derived-message list of the current surface as seqs and running JSON
+ * sizes (not messages). Of the previous request's list it keeps only what a replace changed
+ * since: its length, and a copy of its tail from the first cut on, taken before the cut. The
+ * common prefix then starts where the first cut was, and two messages are compared by
+ * re-reading their events only from there: between replaces a request costs O(1).
  */
 import { replacementKind } from '../analyze/describe';
 import type { Plan } from '../fold/surface';
 import { jsonEqual } from '../fold/surface';
 import type { Diagnostic, Json } from '../model';
 import { derivedMessage, jsonLength } from '../qa/size';
-import type { MessageTexts } from './literals';
+import type { LiteralCategory, MessageTexts } from './literals';
 import { messageTexts } from './literals';
-import type { CompactionLoss } from './loss';
+import type { ReplaceCost } from './loss';
 import { measureLoss } from './loss';
 import type { ModelRequest, ReplaceCut } from './requests';
 import { attributeBreak, CACHE_LOW_RATIO, CACHE_MIN_TOKENS, recordedUsage } from './requests';
@@ -31,10 +32,13 @@ export const ANALYSIS_RULES = {
   constraintsDropped: 'qa/constraints-dropped',
 } as const;
 
+const CONSTRAINTS: ReadonlySet<LiteralCategory> = new Set(['constraints']);
+
 /** What the analysis pass produces for one session. */
 export interface SessionAnalytics {
   requests: ModelRequest[];
-  compactions: CompactionLoss[];
+  /** Every applied replace: where it cut and what cached prefix it invalidated (its loss: `replaceLoss`). */
+  replaces: ReplaceCost[];
   /** Warnings (rules {@link ANALYSIS_RULES}); the analyzer adds them to the diagnostics. */
   findings: Diagnostic[];
 }
@@ -48,11 +52,6 @@ interface Attempt {
 
 const int = (x: unknown): number | null => (typeof x === 'number' && Number.isSafeInteger(x) ? x : null);
 const time = (value: Record<string, unknown>): number | null => (typeof value.time === 'number' ? value.time : null);
-const sum = (xs: readonly number[], from: number, to: number): number => {
-  let n = 0;
-  for (let i = from; i < to; i++) n += xs[i] as number;
-  return n;
-};
 
 /**
  * The recursive measures overflow the stack on absurdly deep JSON (which `JSON.parse` accepts):
@@ -94,15 +93,20 @@ export class AnalysisRecorder {
   private stopped = false;
   private readonly requests: ModelRequest[] = [];
   private readonly lines: (number | null)[] = [];
-  private readonly compactions: CompactionLoss[] = [];
+  private readonly replaces: ReplaceCost[] = [];
   private readonly findings: Diagnostic[] = [];
   private attempt: Attempt | null = null;
   private readonly attempts = new Map<string, number>();
   /** The current surface's message-bearing nodes and their derived-message JSON sizes. */
   private readonly msgSeqs: number[] = [];
-  private readonly msgChars: number[] = [];
+  /** `cum[i]`: JSON characters of the first `i` messages (one entry more than `msgSeqs`). */
+  private readonly cum: number[] = [0];
   private readonly bearing = new Set<number>();
-  private prev: { seqs: number[]; chars: number[] } | null = null;
+  /** The previous request's message count and total size; null before the first request. */
+  private prev: { length: number; chars: number } | null = null;
+  /** The previous request's messages from `snapStart` on, copied before the first replace since it changed them. */
+  private snapStart = Infinity;
+  private snap: number[] = [];
   private cuts: ReplaceCut[] = [];
   private header: { seq: number; value: Json } | null = null;
   private headerAtPrev: Json | undefined = undefined;
@@ -185,20 +189,22 @@ export class AnalysisRecorder {
 
   private start(seq: number, anchor: 'chunk' | 'message', turn: number | null, step: number | null, at: number | null, line: number | null): ModelRequest {
     const seqs = this.msgSeqs;
-    const chars = this.msgChars;
+    const cum = this.cum;
     const prev = this.prev;
     let reused = 0;
     if (prev !== null) {
-      const limit = Math.min(prev.seqs.length, seqs.length);
-      while (reused < limit && this.same(prev.seqs[reused] as number, seqs[reused] as number)) reused++;
+      // Everything before the first cut since the previous request is that request's own prefix.
+      const limit = Math.min(prev.length, seqs.length);
+      reused = Math.min(limit, this.snapStart);
+      while (reused < limit && this.same(this.snap[reused - this.snapStart] as number, seqs[reused] as number)) reused++;
     }
     const headerChanged = prev !== null && header(this.header?.value, this.headerAtPrev);
-    const brokenBy = prev === null ? null : attributeBreak(reused, prev.seqs.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
+    const brokenBy = prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
     if (brokenBy?.kind === 'header') reused = 0;
     const key = `${String(turn)}/${String(step)}`;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, attempt);
-    const total = sum(chars, 0, chars.length);
+    const total = cum[seqs.length] as number;
     const request: ModelRequest = {
       seq,
       anchor,
@@ -211,7 +217,7 @@ export class AnalysisRecorder {
       chars: total,
       tokens: estimateTokens(total),
       reusedMessages: reused,
-      reusedTokens: estimateTokens(sum(chars, 0, reused)),
+      reusedTokens: estimateTokens(cum[reused] as number),
       brokenBy,
       usage: null,
       usageFrom: null,
@@ -223,12 +229,14 @@ export class AnalysisRecorder {
         rule: ANALYSIS_RULES.unexplainedBreak,
         seq,
         line,
-        message: `model request at seq ${seq} reuses ${reused} of the previous request's ${prev.seqs.length} messages, and no replace or request/header change since explains the break`,
+        message: `model request at seq ${seq} reuses ${reused} of the previous request's ${prev.length} messages, and no replace or request/header change since explains the break`,
       });
     }
     this.requests.push(request);
     this.lines.push(line);
-    this.prev = { seqs: seqs.slice(), chars: chars.slice() };
+    this.prev = { length: seqs.length, chars: total };
+    this.snapStart = Infinity;
+    this.snap = [];
     this.cuts = [];
     this.headerAtPrev = this.header?.value;
     this.attempt = { turn, step, open: true, request };
@@ -239,7 +247,7 @@ export class AnalysisRecorder {
     const message = derivedMessage(value);
     if (message === null) return;
     this.msgSeqs.push(seq);
-    this.msgChars.push(size(message));
+    this.cum.push((this.cum[this.cum.length - 1] as number) + size(message));
     this.bearing.add(seq);
   }
 
@@ -247,12 +255,22 @@ export class AnalysisRecorder {
     // Nodes before the replaced range are untouched by it, so they read the same after it.
     let cut = 0;
     for (let i = 0; i < plan.startIdx; i++) if (this.bearing.has(nodes[i] as number)) cut++;
+    const prev = this.prev;
+    if (prev !== null && cut < this.snapStart && cut < prev.length) {
+      // Positions before the earliest cut so far still hold the previous request's messages.
+      const end = Math.min(this.snapStart, prev.length);
+      this.snap = this.msgSeqs.slice(cut, end).concat(this.snap);
+      this.snapStart = cut;
+    }
+    const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - (this.cum[cut] as number)) : 0;
+    const kind = replacementKind(value);
     const shadowedTexts: MessageTexts[] = [];
     let removed = 0;
     for (const s of plan.shadowed) {
       if (!this.bearing.delete(s)) continue;
       removed++;
-      shadowedTexts.push(messageTexts(derivedMessage(this.lookup(s))));
+      // Only a summary's constraint count is wanted at load; the rest of the loss is on demand.
+      if (kind === 'compaction') shadowedTexts.push(messageTexts(derivedMessage(this.lookup(s))));
     }
     const message = derivedMessage(value);
     if (message === null) this.msgSeqs.splice(cut, removed);
@@ -260,16 +278,12 @@ export class AnalysisRecorder {
       this.msgSeqs.splice(cut, removed, plan.seq);
       this.bearing.add(plan.seq);
     }
-    const chars = message === null ? [] : [size(message)];
-    this.msgChars.splice(cut, removed, ...chars);
+    this.resize(cut, removed, message === null ? null : size(message));
     this.cuts.push({ seq: plan.seq, cut });
-    const prev = this.prev;
-    const invalidated = prev !== null && cut < prev.chars.length ? sum(prev.chars, cut, prev.chars.length) : 0;
-    const kind = replacementKind(value);
-    const loss = measureLoss(shadowedTexts, messageTexts(message));
-    this.compactions.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, ...loss, invalidatedTokens: estimateTokens(invalidated) });
-    const [kept, total] = loss.kept.constraints;
-    if (kind === 'compaction' && total > 0 && kept === 0) {
+    const constraints = kind === 'compaction' ? measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints : null;
+    this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
+    const [kept, total] = constraints ?? [0, 0];
+    if (total > 0 && kept === 0) {
       this.findings.push({
         severity: 'warning',
         rule: ANALYSIS_RULES.constraintsDropped,
@@ -278,6 +292,17 @@ export class AnalysisRecorder {
         message: `compaction checkpoint at seq ${plan.seq} keeps none of the ${total} explicit user constraint${total === 1 ? '' : 's'} it shadowed`,
       });
     }
+  }
+
+  /** Redo the running sizes from `cut`: `removed` messages gone there, one of `added` characters in their place. */
+  private resize(cut: number, removed: number, added: number | null): void {
+    const cum = this.cum;
+    const sizes: number[] = [];
+    for (let i = cut + removed; i < cum.length - 1; i++) sizes.push((cum[i + 1] as number) - (cum[i] as number));
+    cum.length = cut + 1;
+    let n = cum[cut] as number;
+    if (added !== null) cum.push((n += added));
+    for (const x of sizes) cum.push((n += x));
   }
 
   /** Close the pass (adds the cache findings, which need each request's recorded usage). */
@@ -295,7 +320,7 @@ export class AnalysisRecorder {
       });
     });
     findings.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-    return { requests: this.requests, compactions: this.compactions, findings };
+    return { requests: this.requests, replaces: this.replaces, findings };
   }
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -2,6 +2,7 @@
  * Reports of an analysed session: the `check --json` record, and the diagnostics/QA report as
  * JSON or Markdown (the app's export).
  */
+import { sessionLosses } from '../analysis/session-loss';
 import { usageByTurn } from '../analysis/usage';
 import type { Diagnostic } from '../model';
 import type { SessionAnalysis } from './session';
@@ -31,14 +32,7 @@ export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> 
     },
     requests: session.analytics?.requests ?? [],
     usage: usageByTurn(session.analytics?.requests ?? []),
-    compactions: (session.analytics?.compactions ?? []).map((c) => ({
-      seq: c.seq,
-      kind: c.kind,
-      shadowed: c.shadowed,
-      invalidatedTokens: c.invalidatedTokens,
-      kept: c.kept,
-      dropped: c.dropped,
-    })),
+    compactions: sessionLosses(session),
     diagnostics: session.diagnostics.map((d) => ({
       severity: d.severity,
       rule: d.rule,

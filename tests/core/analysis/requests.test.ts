@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { attributeBreak } from '../../../src/core/analysis/requests';
+import { sessionLosses } from '../../../src/core/analysis/session-loss';
 import { estimateTokens } from '../../../src/core/analysis/tokens';
 import { openBytes } from '../../../src/core/analyze/open';
 import { deriveEventMessage } from '../../../src/core/fold/manager';
@@ -114,7 +115,8 @@ describe('model requests over generated logs', () => {
       expect(breaks).toBeGreaterThan(0);
       // One loss record per replace applied, at the replacement's seq; a summary keeping none of
       // the user's constraints it shadowed is a warning there.
-      const losses = session.analytics!.compactions;
+      const losses = sessionLosses(session);
+      expect(session.analytics!.replaces.map((c) => c.seq)).toEqual(session.fold.replacements.map((r) => r.seq));
       expect(losses.map((c) => c.seq)).toEqual(session.fold.replacements.map((r) => r.seq));
       const silent = losses.filter((c) => c.kind === 'compaction' && c.kept.constraints[1] > 0 && c.kept.constraints[0] === 0).map((c) => c.seq);
       expect(session.diagnostics.filter((d) => d.rule === 'qa/constraints-dropped').map((d) => d.seq)).toEqual(silent);
