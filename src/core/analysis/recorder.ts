@@ -32,6 +32,11 @@ export const ANALYSIS_RULES = {
   constraintsDropped: 'qa/constraints-dropped',
 } as const;
 
+/** The fold's current nodes, read by position. */
+export interface SurfaceNodes {
+  at(index: number): number | undefined;
+}
+
 const CONSTRAINTS: ReadonlySet<LiteralCategory> = new Set(['constraints']);
 
 /** What the analysis pass produces for one session. */
@@ -125,7 +130,7 @@ export class AnalysisRecorder {
    * One event the fold accepted, with the plan it applied (`nodes` is the surface after it).
    * Call {@link stop} instead for the refused event.
    */
-  event(value: unknown, seq: number, plan: Plan, nodes: readonly number[], line: number | null): void {
+  event(value: unknown, seq: number, plan: Plan, nodes: SurfaceNodes, line: number | null): void {
     if (this.stopped || value === null || typeof value !== 'object') return;
     const e = value as Record<string, any>;
     const data = e.data !== null && typeof e.data === 'object' ? e.data : {};
@@ -251,10 +256,8 @@ export class AnalysisRecorder {
     this.bearing.add(seq);
   }
 
-  private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, nodes: readonly number[], line: number | null): void {
-    // Nodes before the replaced range are untouched by it, so they read the same after it.
-    let cut = 0;
-    for (let i = 0; i < plan.startIdx; i++) if (this.bearing.has(nodes[i] as number)) cut++;
+  private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes, line: number | null): void {
+    const cut = this.cutOf(plan, nodes);
     const prev = this.prev;
     if (prev !== null && cut < this.snapStart && cut < prev.length) {
       // Positions before the earliest cut so far still hold the previous request's messages.
@@ -292,6 +295,20 @@ export class AnalysisRecorder {
         message: `compaction checkpoint at seq ${plan.seq} keeps none of the ${total} explicit user constraint${total === 1 ? '' : 's'} it shadowed`,
       });
     }
+  }
+
+  /**
+   * Where a replace cuts the message list: at its first shadowed message, or, when it shadowed
+   * none, just after the last message before its range (nodes before the range are untouched
+   * by it, so they read the same after it).
+   */
+  private cutOf(plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes): number {
+    for (const s of plan.shadowed) if (this.bearing.has(s)) return this.msgSeqs.indexOf(s);
+    for (let i = plan.startIdx - 1; i >= 0; i--) {
+      const seq = nodes.at(i) as number;
+      if (this.bearing.has(seq)) return this.msgSeqs.indexOf(seq) + 1;
+    }
+    return 0;
   }
 
   /** Redo the running sizes from `cut`: `removed` messages gone there, one of `added` characters in their place. */
