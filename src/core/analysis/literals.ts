@@ -20,7 +20,7 @@ export interface MessageTexts {
   commands: string[];
   /** First line of each tool result marked `isError`. */
   errors: string[];
-  /** Texts written by the user (role `user`, not injected by a plugin), where constraints are looked for. */
+  /** Texts the user typed (role `user`, source kind `user` or no source), where constraints are looked for. */
   userTexts: string[];
 }
 
@@ -61,9 +61,11 @@ export function messageTexts(message: any): MessageTexts {
   const out: MessageTexts = { texts: [], commands: [], errors: [], userTexts: [] };
   if (message === null || typeof message !== 'object') return out;
   collect(message.content, out);
+  // Only what the person typed: injected context (plugins, agent instructions, goals, reports)
+  // carries user role too, with another source kind.
   const source = message.source;
-  const plugin = source !== null && typeof source === 'object' && source.kind === 'plugin';
-  if (message.role === 'user' && !plugin) out.userTexts.push(...out.texts);
+  const typed = source === undefined || (source !== null && typeof source === 'object' && source.kind === 'user');
+  if (message.role === 'user' && typed) out.userTexts.push(...out.texts);
   return out;
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

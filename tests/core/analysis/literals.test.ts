@@ -20,11 +20,12 @@ describe('literal extraction', () => {
       ]),
       tool('TypeError: Cannot read properties of undefined (reading "nodes")\n    at planEvent (surface.ts:182)\ncommit 3f9a2c1d in #42, id 123e4567-e89b-12d3-a456-426614174000; see MAX_STEPS and foldSurface() and the_replace_index', true),
       user('A plugin notice: never do this', { kind: 'plugin', plugin: 'x' }),
+      user('Always follow AGENTS.md when applicable.', { kind: 'agent-instructions' }),
     ].map(messageTexts),
   );
 
   it('paths: rooted, with an extension, or three segments; not URLs', () => {
-    expect(items.paths).toEqual(['src/core/fold/surface.ts', 'package.json', '~/notes/todo.md', 'surface.ts']);
+    expect(items.paths).toEqual(['src/core/fold/surface.ts', 'package.json', '~/notes/todo.md', 'surface.ts', 'AGENTS.md']);
   });
   it('commands: tool-call `command`, backticked commands, `$ ` lines', () => {
     expect(items.commands).toEqual(['git log --oneline -3', 'npm test']);
