@@ -14,6 +14,9 @@ import type {
   SurfaceErrorInfo,
 } from '../core/model';
 import type { Family } from '../core/analyze/family';
+import type { CompactionLoss } from '../core/analysis/loss';
+import type { PrefixBreak } from '../core/analysis/requests';
+import type { TurnUsage, UsageTotals } from '../core/analysis/usage';
 
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
@@ -290,7 +293,7 @@ export interface SearchResult {
 }
 
 /** Where the transport can jump. */
-export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace';
+export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace' | 'next-break' | 'prev-break';
 
 /** A content block flattened to text for display (untrusted: render as text only). */
 export interface MessageBlock {
@@ -417,6 +420,34 @@ export interface ReplaceDetail {
   } | null;
   /** QA findings about this replacement. */
   findings: Diagnostic[];
+  /** The cached prefix it invalidated and the literal items it kept and dropped (docs/ANALYSIS.md). */
+  loss?: ReplaceLossInfo | null;
+}
+
+/** What a replace lost (see `CompactionLoss` in core/analysis/loss.ts). */
+export type ReplaceLossInfo = CompactionLoss;
+
+/** A model request on the context curve, at the step showing the surface it was sent. */
+export interface CurveRequest {
+  step: number;
+  seq: number;
+  turn: number | null;
+  messages: number;
+  tokens: number;
+  /** JSON characters of the messages sent, and of the prefix shared with the previous request. */
+  chars: number;
+  reusedMessages: number;
+  reusedTokens: number;
+  reusedChars: number;
+  /** Recorded cache-read tokens, when the request's usage has them. */
+  cacheRead: number | null;
+  brokenBy: PrefixBreak | null;
+}
+
+/** Recorded token usage per turn (with its steps) and in all. */
+export interface CurveUsage {
+  turns: TurnUsage[];
+  total: UsageTotals;
 }
 
 /** The context curve, bucketed for plotting. */
@@ -428,6 +459,10 @@ export interface CurveData {
   replaces: number[];
   bytesMax: number;
   tokenMethod: string;
+  /** Every model request, by step (absent where no analysis ran, e.g. the playground). */
+  requests?: CurveRequest[];
+  /** Recorded usage per turn and in all. */
+  usage?: CurveUsage;
 }
 
 /** What an export produces. */

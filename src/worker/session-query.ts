@@ -10,6 +10,7 @@ import { previewOf, replacementKind, roleOf, summarizeEvent } from '../core/anal
 import { familyOf } from '../core/analyze/family';
 import type { Family } from '../core/analyze/family';
 import type { SessionAnalysis } from '../core/analyze/session';
+import { breakSteps } from './analysis-query';
 import { LineLog } from '../core/decode/line-log';
 import type { Diagnostic } from '../core/model';
 import { DETAIL_RAW_LIMIT } from '../protocol/protocol';
@@ -538,6 +539,11 @@ export class SessionQuery {
 
   navigate(step: number, kind: NavigateKind): number | null {
     const accepted = this.session.fold.accepted;
+    if (kind === 'next-break' || kind === 'prev-break') {
+      const breaks = breakSteps(this.session);
+      if (kind === 'next-break') return breaks.find((s) => s > step) ?? null;
+      return breaks.filter((s) => s < step).at(-1) ?? null;
+    }
     const steps = this.session.index.replaceSteps();
     if (kind === 'next-replace') {
       for (const s of steps) if (s > step) return s;

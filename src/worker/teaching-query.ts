@@ -19,6 +19,7 @@ import type {
 } from '../protocol/protocol';
 import { TRANSCRIPT_PAGE_LIMIT, VIEW_TRANSCRIPT_PREVIEW } from '../protocol/protocol';
 import { blockText, contentText, derivedSize, estimateTokens, TOKEN_METHOD, viewMessage } from './messages';
+import { curveRequests, curveUsage, replaceLossInfo } from './analysis-query';
 import type { SessionQuery } from './session-query';
 
 /** Largest text diffed in the inspector (per side). */
@@ -177,6 +178,7 @@ export class TeachingQuery {
       prune: kind === 'prune' ? this.pruneDiff(shadowedEvents[0], replacementEvent) : null,
       compaction: kind === 'compaction' ? this.compaction(replacementEvent, rep.shadowedSeqs) : null,
       findings: this.q.allDiagnostics().filter((d) => d.rule.startsWith('qa/') && d.seq !== null && (d.seq === seq || d.seq === seq - this.s.baseSeq)),
+      loss: replaceLossInfo(this.s, seq),
     };
   }
 
@@ -272,7 +274,8 @@ export class TeachingQuery {
       bytesMax = Math.max(bytesMax, hi);
       out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
     }
-    return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
+    const requests = curveRequests(this.s);
+    return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD, requests, usage: curveUsage(this.s) };
   }
 
   /**

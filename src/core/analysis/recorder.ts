@@ -223,6 +223,7 @@ export class AnalysisRecorder {
       tokens: estimateTokens(total),
       reusedMessages: reused,
       reusedTokens: estimateTokens(cum[reused] as number),
+      reusedChars: cum[reused] as number,
       brokenBy,
       usage: null,
       usageFrom: null,

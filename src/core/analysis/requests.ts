@@ -48,6 +48,8 @@ export interface ModelRequest {
   /** Longest common prefix (deep-equal messages) with the previous request; 0 for the first. */
   reusedMessages: number;
   reusedTokens: number;
+  /** JSON characters of the reused messages (the prefix in the curve's byte scale). */
+  reusedChars: number;
   brokenBy: PrefixBreak | null;
   /** Recorded usage: the step's assistant/message `usage` for the attempt that produced it, else the attempt's own `usage` chunk. */
   usage: RecordedUsage | null;

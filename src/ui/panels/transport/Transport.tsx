@@ -71,6 +71,7 @@ export function Transport() {
     { label: 'Next step', glyph: '›', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
     { label: 'Next surface change', glyph: '▶▶', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
     { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },
+    { label: 'Next prefix-cache break', glyph: '✂', keys: 'x', onClick: () => void s.navigate('next-break'), inert: atEnd },
     { label: 'Go to end', glyph: '▶|', keys: 'End', onClick: s.goToEnd, inert: atEnd },
   ];
 
