@@ -8,6 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { resolveSessionRoot } from '../node/store';
 import { startViewServer } from '../server/server';
 import type { ViewServer } from '../server/server';
 import type { CliIo } from './run';
@@ -38,11 +39,9 @@ function projectDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..');
 }
 
-/** The session root of session-store.md §1 when no PATH is given. */
+/** The session root of session-store.md §1 when no PATH is given (the store walker's rule). */
 export function defaultRoot(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  if (env.DSH_SESSION_ROOT) return resolve(env.DSH_SESSION_ROOT);
-  if (env.DSH_HOME) return resolve(env.DSH_HOME, 'sessions');
-  return join(home, '.dsh', 'sessions');
+  return resolveSessionRoot(undefined, { env, home }).path;
 }
 
 const isDirectory = (path: string): boolean => {
