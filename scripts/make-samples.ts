@@ -10,6 +10,7 @@ import { zipSync } from 'fflate';
 import { generateLog, generateText } from '../src/core/gen/generate';
 import type { GenOptions } from '../src/core/gen/generate';
 import { teachingSession } from '../src/core/gen/script';
+import { projectSnapshot, toJsonArrayWithHeader, toJsonRpcNotifications, withByteOrderMark } from '../src/core/gen/forms';
 import { zstdFrames } from '../tests/support/zstd-frames';
 import { writeSampleStore } from './sample-store';
 
@@ -86,6 +87,16 @@ async function main(): Promise<void> {
     ),
   );
   await writeSampleStore('sample-store');
+  // The other text forms of one log (packed rows included): each must fold like the original.
+  const forms = join(fixtures, 'forms');
+  mkdirSync(forms, { recursive: true });
+  const nested = generateText(NESTED);
+  writeFileSync(join(forms, 'nested.jsonl'), nested);
+  writeFileSync(join(forms, 'nested.projected.jsonl'), projectSnapshot(nested));
+  writeFileSync(join(forms, 'nested.notifications.jsonl'), toJsonRpcNotifications(nested));
+  writeFileSync(join(forms, 'nested.bom.jsonl'), withByteOrderMark(nested));
+  writeFileSync(join(forms, 'nested.array.json'), toJsonArrayWithHeader(nested));
+  writeFileSync(join(forms, 'teaching.bom.array.json'), withByteOrderMark(toJsonArrayWithHeader(teaching)));
 }
 
 void main();

@@ -12,6 +12,7 @@ export type SessionFormat =
   | 'jsonl-zstd'
   | 'jsonl-gzip'
   | 'stream-json'
+  | 'jsonrpc'
   | 'json-array'
   | 'headerless-jsonl';
 

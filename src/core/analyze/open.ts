@@ -35,6 +35,8 @@ import { SessionAnalyzer } from './session';
 import type { SessionAnalysis } from './session';
 import { standardChecks } from './checks';
 import { checkHeaderLine } from '../checks/header';
+import { BOM_BYTES, bomDiagnostic, startsWithBom } from '../decode/bom';
+import { splitArrayHeader } from '../decode/array';
 
 /** Something that can say a load was cancelled (an AbortSignal fits). */
 export interface CancelSignal {
@@ -279,9 +281,13 @@ async function openGzip(bytes: Uint8Array, path: string, ctx: Context): Promise<
   return finishSessions(scanner, analyzers, 'jsonl-gzip', stopDiagnostics, null);
 }
 
-/** Whether the first non-blank byte is `[`; null while there is none. */
+/**
+ * Whether the first non-blank byte is `[`; null while there is none. A leading byte-order mark
+ * is not text (log-format.md §1.1): it is dropped before detection.
+ */
 function firstNonBlankIsBracket(bytes: Uint8Array): boolean | null {
-  for (const b of bytes) {
+  for (let i = startsWithBom(bytes) ? BOM_BYTES : 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
     if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
     return b === 0x5b;
   }
@@ -398,7 +404,7 @@ function makeAnalyzers(
       format: session.format,
       header: session.header,
       log: session.log,
-      baseSeq: session.format === 'stream-json' ? null : 0,
+      baseSeq: session.format === 'stream-json' || session.format === 'jsonrpc' ? null : 0,
       checksFor: (fold) => standardChecks({ format: session.format, header, fold, log: session.log }),
       ...(ctx.options.checkpointEvery !== undefined ? { checkpointEvery: ctx.options.checkpointEvery } : {}),
     });
@@ -557,6 +563,7 @@ function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAn
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let values: unknown[] = [];
   let decodeError: DecodeErrorInfo | null = null;
+  const extra: Diagnostic[] = [];
   const cost = bytes.length * JSON_ARRAY_FACTOR;
   if (ctx.budget !== null && !ctx.budget.fits(cost)) {
     // Parsed whole or not at all: nothing of it can be kept.
@@ -564,25 +571,30 @@ function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAn
     decodeError = memoryStop(ctx, path, error, { byte: 0, line: null, text: 'file' }, 'parsing the JSON array');
   } else {
     ctx.budget?.hold(cost);
+    if (startsWithBom(bytes)) extra.push(bomDiagnostic());
     try {
-      const parsed: unknown = JSON.parse(decoder.decode(bytes));
+      const parsed: unknown = JSON.parse(decoder.decode(startsWithBom(bytes) ? bytes.subarray(BOM_BYTES) : bytes));
       if (Array.isArray(parsed)) values = parsed;
       else decodeError = { line: null, byte: 0, message: 'the JSON value is not an array of events' };
     } catch (error) {
       decodeError = { line: null, byte: 0, message: `not valid JSON: ${(error as Error).message}` };
     }
   }
-  const log = new ValueLog(values);
+  const split = splitArrayHeader(values);
+  if (split.diagnostic !== null) extra.push(split.diagnostic);
+  const events = split.events;
+  const first = values.length - events.length;
+  const log = new ValueLog(events, null, first);
   const analyzer = new SessionAnalyzer({
     path,
     format: 'json-array',
-    header: null,
+    header: split.header,
     log,
     baseSeq: 0,
     checksFor: (fold) => standardChecks({ format: 'json-array', header: null, fold, log }),
   });
-  for (let i = 0; i < values.length; i++) analyzer.event(values[i], i, { line: 0, byte: -1, member: i });
-  return analyzer.finish(decodeError);
+  for (let i = 0; i < events.length; i++) analyzer.event(events[i], i, { line: 0, byte: -1, member: first + i });
+  return analyzer.finish(decodeError, extra);
 }
 
 function failedSession(path: string, _ctx: Context, error: DecodeErrorInfo): SessionAnalysis {

@@ -5,6 +5,11 @@
 import { checkHeaderLine } from '../checks/header';
 import type { JsonlScanner, TextSession } from '../decode/jsonl';
 import type { Diagnostic } from '../model';
+import { bomDiagnostic } from '../decode/bom';
+import { PROJECTED_MESSAGE, PROJECTED_RULE } from '../decode/projected';
+
+/** Rule of the JSON-RPC notifications shown as context (log-format.md §9.1). */
+export const RPC_CONTEXT_RULE = 'decode/rpc-notification';
 
 const ZSTD_TORN_RECORD = 'corrupt Zstandard session log: complete frame contains a torn JSONL record';
 
@@ -14,7 +19,13 @@ const ZSTD_TORN_RECORD = 'corrupt Zstandard session log: complete frame contains
  */
 export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, zstdTornRecord: boolean | null): Diagnostic[] {
   const out: Diagnostic[] = [];
+  if (scanner.bom) out.push(bomDiagnostic());
   if (session.format === 'stream-json') return out;
+  if (session.format === 'jsonrpc') {
+    for (const note of scanner.contextNotes) out.push({ severity: 'info', rule: RPC_CONTEXT_RULE, seq: null, line: note.line, message: note.message });
+    return out;
+  }
+  if (scanner.projected) out.push({ severity: 'info', rule: PROJECTED_RULE, seq: null, line: null, message: PROJECTED_MESSAGE });
   if (session.format === 'headerless-jsonl') {
     out.push({
       severity: 'warning',
