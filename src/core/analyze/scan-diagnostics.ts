@@ -40,8 +40,9 @@ export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, 
   }
   const loader = scanner.loader;
   const headerOffset = scanner.headerLine;
-  if (loader.fatal && loader.issue !== null) {
-    out.push({ severity: 'error', rule: 'loader/fatal-damage', seq: null, line: lineOf(loader.issueLine, headerOffset), message: loader.issue });
+  const issue = loader.issue === null ? null : withFileLine(loader.issue, loader.issueLine, headerOffset);
+  if (loader.fatal && issue !== null) {
+    out.push({ severity: 'error', rule: 'loader/fatal-damage', seq: null, line: lineOf(loader.issueLine, headerOffset), message: issue });
   } else if (zstdTornRecord) {
     out.push({ severity: 'error', rule: 'zstd/torn-record', seq: null, line: lineOf(loader.issueLine, headerOffset), message: ZSTD_TORN_RECORD });
   } else if (loader.issue !== null) {
@@ -50,7 +51,7 @@ export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, 
       rule: 'loader/torn-tail',
       seq: null,
       line: lineOf(loader.issueLine, headerOffset),
-      message: `upstream's loader would keep the first ${loader.accepted} events and treat the rest as a torn tail: ${loader.issue}`,
+      message: `upstream's loader would keep the first ${loader.accepted} events and treat the rest as a torn tail: ${issue ?? ''}`,
     });
   }
   if (loader.tornBytes > 0) {
@@ -63,6 +64,16 @@ export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, 
     });
   }
   return out;
+}
+
+/**
+ * Upstream's scanner counts the lines after the header, so its message says "line 521" for
+ * what is line 522 of the file, the number every other view shows. The exact message stays;
+ * the file's line follows it.
+ */
+function withFileLine(issue: string, loaderLine: number | null, headerLine: number): string {
+  if (loaderLine === null || headerLine === 0) return issue;
+  return `${issue} — line ${loaderLine + headerLine} of the file (dsh counts the lines after the header)`;
 }
 
 function lineOf(loaderLine: number | null, headerLine: number): number | null {
