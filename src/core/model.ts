@@ -56,7 +56,10 @@ export interface FoldResult {
 export interface SurfaceErrorInfo {
   /** Index of the refused event in the decoded array. */
   index: number;
-  /** The refused event's `seq` as it appeared (may be missing or not a number). */
+  /**
+   * The refused event's own `seq` as decoded (surface.md §4: it may be a string or another
+   * non-number), or null when it has none: never undefined, so a JSON record always carries it.
+   */
   seq: unknown;
   /** 1-based line of the event in the logical text, or null. */
   line: number | null;

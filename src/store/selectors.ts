@@ -2,7 +2,7 @@
  * Every read of the store goes through here. Selectors return primitives or objects already in
  * the state (stable references), so components need `useShallow` only where noted.
  */
-import type { SessionSummary } from '../protocol/protocol';
+import type { SessionSummary, SurfaceErrorInfo } from '../protocol/protocol';
 import { noteIndexAt } from './slices/demo';
 import type { AppState, LoadStatus } from './types';
 
@@ -77,7 +77,7 @@ export const selectSessionErrorText = (s: AppState): string | null => {
   const surface = session.surfaceError;
   if (surface) {
     const line = surface.line === null ? '' : `, line ${surface.line}`;
-    return `Surface error at seq ${formatSeqValue(surface.seq)}${line}: ${surface.message}`;
+    return `Surface error at ${surfaceErrorPlace(surface)}${line}: ${surface.message}`;
   }
   const decode = session.decodeError;
   if (decode) {
@@ -101,16 +101,39 @@ export const selectStatusText = (s: AppState): string => {
       return `Could not open ${s.sourceName ?? 'the log'}: ${s.loadError ?? 'unknown error'}`;
     case 'ready': {
       const error = selectSessionErrorText(s);
-      const loaded = `Loaded ${selectTotalEvents(s)} events`;
+      const loaded = `Loaded ${countOf(selectTotalEvents(s), 'event')}`;
       return error ? `${loaded}. ${error}` : `${loaded}.`;
     }
   }
 };
 
+const integer = new Intl.NumberFormat('en-US');
+
+/** `1 event`, `1,000,431 events`. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${integer.format(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Where a surface error is, for a person: `seq 87` when the refused event has a number for a
+ * seq, else its position and what its seq field holds (never "seq undefined").
+ */
+export function surfaceErrorPlace(error: Pick<SurfaceErrorInfo, 'seq' | 'index'>): string {
+  if (typeof error.seq === 'number') return `seq ${error.seq}`;
+  const held = error.seq === null ? 'it has no seq' : `its seq is ${formatSeqValue(error.seq)}, not a number`;
+  return `the event at position ${integer.format(error.index)} (${held})`;
+}
+
+/** What stays usable before a surface error, as a sentence. */
+export function acceptedPrefixText(accepted: number): string {
+  if (accepted === 0) return 'No event before it was accepted: the log is still shown, with nothing on the surface.';
+  return `The ${countOf(accepted, 'event')} before it stay${accepted === 1 ? 's' : ''} fully navigable.`;
+}
+
 /** A seq as the engine reported it (may be a non-number for a refused event). */
 export function formatSeqValue(seq: unknown): string {
   if (typeof seq === 'number') return String(seq);
-  if (seq === undefined) return 'undefined';
+  if (seq === undefined || seq === null) return 'none';
   return JSON.stringify(seq) ?? String(seq);
 }
 

@@ -114,7 +114,7 @@ describe('the app with its engine worker', () => {
     app = await mountApp();
     await open('violation-replace.jsonl', await readFixture('tests/fixtures/violation-replace.jsonl'));
     const message = 'surface replace: sourceEventSeqs must include every shadowed surface node; missing 908';
-    await waitForStatus(new RegExp(`^Loaded 3424 events\\. Surface error at seq 1177, line 228: ${message}$`));
+    await waitForStatus(new RegExp(`^Loaded 3,424 events\\. Surface error at seq 1177, line 228: ${message}$`));
     const banner = document.querySelector('[aria-label="Surface error"]')?.textContent ?? '';
     expect(banner).toContain('Surface error at seq 1177, line 228:');
     expect(banner).toContain(message);

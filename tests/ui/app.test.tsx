@@ -34,7 +34,7 @@ describe('status region and banners', () => {
     const banner = screen.getByLabelText('Surface error');
     expect(banner.textContent).toContain('Surface error at seq 20, line 22:');
     expect(banner.textContent).toContain(message);
-    expect(banner.textContent).toContain('The first 20 events stay fully navigable.');
+    expect(banner.textContent).toContain('The 20 events before it stay fully navigable.');
     fireEvent.click(screen.getByRole('button', { name: 'Show event' }));
     expect(store.getState().selectedSeq).toBe(20);
     expect(store.getState().step).toBe(20);

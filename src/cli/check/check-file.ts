@@ -35,7 +35,8 @@ export interface SessionCheck {
   /** Events by family, most first. */
   families: [string, number][];
   surface: { nodes: number; replacements: number; messages: number; accepted: number };
-  surfaceError: { seq: unknown; line: number | null; rule: string; message: string; event: string | null } | null;
+  /** `seq` is the refused event's own seq as decoded, null when it has none; `index` its position. */
+  surfaceError: { seq: unknown; index: number; line: number | null; rule: string; message: string; event: string | null } | null;
   decodeError: { line: number | null; byte: number | null; rule: string | null; message: string } | null;
   diagnostics: CheckedDiagnostic[];
   /** The `--format json` record (one line of JSON Lines), before rule selection. */
@@ -82,7 +83,7 @@ export function sessionCheck(session: SessionAnalysis): SessionCheck {
     windowFrom: session.partial ? session.baseSeq : null,
     families: Object.entries(familyCounts(session)).sort((a, b) => b[1] - a[1]),
     surface: { nodes: fold.nodes.length, replacements: fold.replacements.length, messages: finalMessages(session), accepted: fold.accepted },
-    surfaceError: fold.error && { seq: fold.error.seq, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
+    surfaceError: fold.error && { seq: fold.error.seq, index: fold.error.index, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
     diagnostics: session.diagnostics.map(plain),
     record: toJsonRecord(session),

@@ -44,7 +44,7 @@ export function humanSession(s: SelectedSession): string {
   }
   const f = session.surfaceError;
   if (f && s.surfaceErrorCounts) {
-    lines.push(`  SURFACE ERROR at ${session.path}, line ${f.line ?? '?'}, seq ${String(f.seq)} [${f.rule}]: ${f.message}`);
+    lines.push(`  SURFACE ERROR at ${session.path}, line ${f.line ?? '?'}, ${errorPlace(f)} [${f.rule}]: ${f.message}`);
     if (f.event !== null) lines.push(`    event: ${f.event}`);
   }
   for (const d of diagnostics.filter((x) => x.severity === 'error').slice(0, 5)) {
@@ -131,7 +131,7 @@ export function junitReport(items: readonly ReportItem[]): string {
       }
       failures += 1;
       const first = firstError(s) ?? firstWarning(s) ?? { rule: 'check', message: 'failed' };
-      const detail = [...(s.session.surfaceError ? [`surface error at seq ${String(s.session.surfaceError.seq)}, line ${s.session.surfaceError.line ?? '?'}`] : []), ...s.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`)].join('\n');
+      const detail = [...(s.session.surfaceError ? [`surface error at ${errorPlace(s.session.surfaceError)}, line ${s.session.surfaceError.line ?? '?'}`] : []), ...s.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`)].join('\n');
       cases.push(`    <testcase ${name}>\n      <failure type="${xmlText(first.rule)}" message="${xmlText(first.message)}">${xmlText(detail).replace(/&#10;/g, '\n')}</failure>\n    </testcase>`);
     } else if (item.kind === 'unreadable') {
       errors += 1;
@@ -153,4 +153,10 @@ export function finalReport(format: ReportFormat, items: readonly ReportItem[]):
   if (format === 'md') return markdownReport(items);
   if (format === 'junit') return junitReport(items);
   return '';
+}
+
+/** `seq 87`, or for an event without a number for a seq its position: never "seq undefined". */
+function errorPlace(error: { seq: unknown; index: number }): string {
+  if (typeof error.seq === 'number') return `seq ${error.seq}`;
+  return `position ${error.index} (${error.seq === null ? 'no seq' : `seq ${JSON.stringify(error.seq) ?? String(error.seq)}`})`;
 }

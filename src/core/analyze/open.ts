@@ -145,6 +145,9 @@ export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promis
       ctx.consumedBefore = 0;
     }
     for (const refusal of zip.overBudget) if (refusal.path !== ROOT_SESSION_PATH) sessions.push(refused(refusal));
+    // Nothing could be read: the archive itself is the one session, refused with the rule, the
+    // members and the limits, so every reader says why instead of showing nothing.
+    if (sessions.length === 0) sessions.push(failedSession(options.name, ctx, zipRefusal(zip.findings)));
   } else {
     sessions.push(...(await openMember(bytes, options.name, ctx)));
   }
@@ -595,6 +598,14 @@ function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAn
   });
   for (let i = 0; i < events.length; i++) analyzer.event(events[i], i, { line: 0, byte: -1, member: first + i });
   return analyzer.finish(decodeError, extra);
+}
+
+/** The decode error of an archive none of whose members could be read. */
+function zipRefusal(findings: readonly { severity: string; rule: string; message: string }[]): DecodeErrorInfo {
+  const errors = findings.filter((f) => f.severity === 'error');
+  const cause = errors.find((f) => f.rule !== 'zip/no-session') ?? errors[0];
+  const message = errors.length === 0 ? 'ZIP has no session.jsonl' : errors.map((f) => f.message).join('; ');
+  return { line: null, byte: null, rule: cause?.rule ?? 'zip/no-session', message };
 }
 
 function failedSession(path: string, _ctx: Context, error: DecodeErrorInfo): SessionAnalysis {

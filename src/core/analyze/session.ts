@@ -201,7 +201,7 @@ export class SessionAnalyzer implements TextEventSink {
       plan = planEvent(value, this.baseSeq + index, this.state.nodes, this.lookup);
     } catch (thrown) {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
-      this.error = { index, seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
+      this.error = { index, seq: seq === undefined ? null : seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
       builder.add(index, null);
       return;
     }

@@ -115,9 +115,9 @@ export function checkHeaderLine(text: string | null, rawHasLf: boolean): HeaderL
     return fail('loader/version', message);
   }
   const why = notHeaderReason(record);
-  if (why !== null) {
+  if (why !== null || record === null) {
     // Upstream's message names no field; the reason after it does, so a fix is obvious.
-    return fail('loader/not-header', `${NOT_HEADER} (${why})`);
+    return fail('loader/not-header', `${NOT_HEADER} (${why ?? 'it is not a JSON object'})`);
   }
   const header: Record<string, unknown> = {};
   for (const key of HEADER_KEYS) if (record[key] !== undefined) header[key] = record[key];

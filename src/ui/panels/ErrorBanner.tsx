@@ -6,12 +6,13 @@
  */
 import { useAppStore } from '../../store/react';
 import {
-  formatSeqValue,
+  acceptedPrefixText,
   selectEngineError,
   selectLoadError,
   selectSession,
   selectSourceName,
   selectStatus,
+  surfaceErrorPlace,
 } from '../../store/selectors';
 import { formatCount } from '../format';
 
@@ -27,6 +28,8 @@ export function ErrorBanner() {
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
   const surface = session?.surfaceError ?? null;
   const decode = session?.decodeError ?? null;
+  // A ZIP none of whose members could be read (no session.jsonl, a bomb, only unsafe paths).
+  const refusedArchive = decode?.rule?.startsWith('zip/') === true;
 
   return (
     <div className="banners">
@@ -62,10 +65,10 @@ export function ErrorBanner() {
         <div className="banner banner-error" aria-label="Surface error">
           <span className="banner-icon" aria-hidden="true">✕</span>
           <span>
-            <b>Surface error</b> at seq <span className="mono">{formatSeqValue(surface.seq)}</span>
+            <b>Surface error</b> at <span className="mono">{surfaceErrorPlace(surface)}</span>
             {surface.line === null ? '' : <>, line <span className="mono">{surface.line}</span></>}:{' '}
-            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>. The
-            first {formatCount(session?.accepted ?? 0)} events stay fully navigable.
+            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>.{' '}
+            {acceptedPrefixText(session?.accepted ?? 0)}
           </span>
           {typeof surface.seq === 'number' ? (
             <button type="button" onClick={() => jumpToSeq(surface.seq as number)}>
@@ -75,13 +78,14 @@ export function ErrorBanner() {
         </div>
       ) : null}
       {decode && status === 'ready' ? (
-        <div className="banner banner-warning" aria-label="Decode error">
-          <span className="banner-icon" aria-hidden="true">▲</span>
+        <div className={`banner ${refusedArchive ? 'banner-error' : 'banner-warning'}`} aria-label={refusedArchive ? 'Archive refused' : 'Decode error'}>
+          <span className="banner-icon" aria-hidden="true">{refusedArchive ? '✕' : '▲'}</span>
           <span>
-            <b>Decoding stopped</b>
+            <b>{refusedArchive ? `${name ?? 'The archive'} was refused` : 'Decoding stopped'}</b>
             {decode.line === null ? '' : ` at line ${decode.line}`}
             {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>
-            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}. Events before it are loaded.
+            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}.{' '}
+            {(session?.events ?? 0) > 0 ? 'Events before it are loaded.' : 'Nothing of it could be read.'}
           </span>
         </div>
       ) : null}
