@@ -70,6 +70,8 @@ export interface ProgressEvent {
 }
 
 export { FAMILIES } from '../core/analyze/family';
+import type { LoaderVerdict } from '../core/analyze/loader-verdict';
+export type { LoaderVerdict };
 export { REPLACEMENT_KIND_LABEL } from '../core/analyze/labels';
 export type { Family } from '../core/analyze/family';
 
@@ -92,6 +94,8 @@ export interface SessionSummary {
   accepted: number;
   surfaceError: SurfaceErrorInfo | null;
   decodeError: DecodeErrorInfo | null;
+  /** What dsh's own loader would do with the log (refuse, truncate, repair), or null: it loads as is. */
+  loaderVerdict: LoaderVerdict | null;
   diagnosticCounts: Record<Severity, number>;
   /** Final state after `accepted` events. */
   nodes: number;

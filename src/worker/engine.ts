@@ -2,6 +2,7 @@
  * The engine: the core behind the protocol. It owns the loaded log; the worker entry exposes it
  * over postMessage and the in-process client calls it directly.
  */
+import { loaderVerdict } from '../core/analyze/loader-verdict';
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import type { LoadProgress } from '../core/model';
@@ -213,6 +214,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       accepted: s.fold.accepted,
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
+      loaderVerdict: loaderVerdict(s.diagnostics),
       diagnosticCounts: severityCounts(query.allDiagnostics()),
       nodes: s.fold.nodes.length,
       replacements: s.fold.replacements.length,

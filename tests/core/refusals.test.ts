@@ -79,3 +79,43 @@ describe('loader view wording', () => {
     );
   });
 });
+
+describe('the loader verdict (a banner of its own, upstream\'s exact message)', () => {
+  const turnStart = '{"type":"turn/start","seq":1,"time":0,"data":{"turn":1}}';
+  const turnEnd = (seq: number) => `{"type":"turn/end","seq":${seq},"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}`;
+  const verdictOf = async (text: string) => {
+    const { loaderVerdict } = await import('../../src/core/analyze/loader-verdict');
+    return loaderVerdict((await only(enc(text), 'v.jsonl')).diagnostics);
+  };
+
+  it('a log upstream loads as is has none', async () => {
+    expect(await verdictOf(`${HEADER}\n${user(0)}\n${turnStart}\n${turnEnd(2)}\n`)).toBeNull();
+  });
+  it('a future format version is refused with upstream\'s message', async () => {
+    const v = await verdictOf(`${HEADER.replace('"version":0', '"version":3')}\n${user(0)}\n`);
+    expect(v).toMatchObject({ kind: 'refuses', rule: 'loader/version' });
+    expect(v?.message).toBe('session "r" uses log format v3, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it');
+  });
+  it('an unknown event type is refused', async () => {
+    const v = await verdictOf(`${HEADER}\n${user(0)}\n{"type":"brand/new","seq":1,"time":0,"data":{}}\n`);
+    expect(v).toMatchObject({ kind: 'refuses', rule: 'loader/unknown-type' });
+    expect(v?.message).toContain('contains event type "brand/new" (seq 1) unknown to this harness');
+  });
+  it('a header failing validation names the field', async () => {
+    const v = await verdictOf(`{"type":"session","version":0,"id":"r","createdAt":0}\n${user(0)}\n`);
+    expect(v).toMatchObject({ kind: 'refuses', rule: 'loader/not-header', message: 'corrupt session log: first line is not a session header' });
+  });
+  it('fatal damage before the last turn/end is refused; after it, a torn tail is truncated', async () => {
+    const fatal = await verdictOf(`${HEADER}\n${user(0)}\nnot json\n${turnEnd(1)}\n`);
+    expect(fatal).toMatchObject({ kind: 'refuses', rule: 'loader/fatal-damage' });
+    const torn = await verdictOf(`${HEADER}\n${user(0)}\nnot json\n`);
+    expect(torn).toMatchObject({ kind: 'truncates', rule: 'loader/torn-tail' });
+    const line = await verdictOf(`${HEADER}\n${user(0)}\n{"type":`);
+    expect(line).toMatchObject({ kind: 'truncates', rule: 'loader/torn-line' });
+  });
+  it('an interrupted turn is repaired with crash-repair closers', async () => {
+    const v = await verdictOf(`${HEADER}\n${user(0)}\n${turnStart}\n`);
+    expect(v).toMatchObject({ kind: 'repairs', rule: 'loader/interrupted-turn' });
+    expect(v?.message).toContain('crash repair appends');
+  });
+});

@@ -931,6 +931,7 @@ export class FakeCoreClient implements CoreClient {
       accepted,
       surfaceError,
       decodeError: null,
+      loaderVerdict: null,
       diagnosticCounts: {
         error: diagnostics.filter((d) => d.severity === 'error').length,
         warning: diagnostics.filter((d) => d.severity === 'warning').length,

@@ -63,13 +63,16 @@ function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceS
   };
 }
 
+/** How the `loader/result` summary of a refused log begins; upstream's exact message follows. */
+export const LOADER_REFUSES_PREFIX = "upstream's loader refuses this log: ";
+
 /** The loader's final verdict as one summary line. */
 function loaderSummary(loader: LoaderCheck): Diagnostic {
   const { loadError, appended } = loader.loaderResult();
   const message =
     loadError === null
       ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
-      : `upstream's loader refuses this log: ${loadError}`;
+      : `${LOADER_REFUSES_PREFIX}${loadError}`;
   return { severity: 'info', rule: 'loader/result', seq: null, line: null, message };
 }
 

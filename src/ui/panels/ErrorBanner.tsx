@@ -16,6 +16,8 @@ import {
 } from '../../store/selectors';
 import { formatCount } from '../format';
 
+const VERDICT_VERB = { refuses: 'refuse', truncates: 'truncate', repairs: 'repair' } as const;
+
 export function ErrorBanner() {
   const engineError = useAppStore(selectEngineError);
   const status = useAppStore(selectStatus);
@@ -28,6 +30,7 @@ export function ErrorBanner() {
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
   const surface = session?.surfaceError ?? null;
   const decode = session?.decodeError ?? null;
+  const verdict = session?.loaderVerdict ?? null;
   // A ZIP none of whose members could be read (no session.jsonl, a bomb, only unsafe paths).
   const refusedArchive = decode?.rule?.startsWith('zip/') === true;
 
@@ -75,6 +78,17 @@ export function ErrorBanner() {
               Show event
             </button>
           ) : null}
+        </div>
+      ) : null}
+      {verdict && status === 'ready' ? (
+        <div className="banner banner-warning" aria-label="Loader verdict">
+          <span className="banner-icon" aria-hidden="true">▲</span>
+          <span>
+            <b>dsh&apos;s loader would {VERDICT_VERB[verdict.kind]} this log</b>
+            {verdict.projected ? ' (an envelope-projected test snapshot: no loader reads these)' : ''}:{' '}
+            <span className="mono banner-message">{verdict.message}</span> <span className="muted">({verdict.rule})</span>. It is shown here
+            as decoded.
+          </span>
         </div>
       ) : null}
       {decode && status === 'ready' ? (
