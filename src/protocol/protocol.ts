@@ -71,7 +71,8 @@ export interface ProgressEvent {
 
 export { FAMILIES } from '../core/analyze/family';
 import type { LoaderVerdict } from '../core/analyze/loader-verdict';
-export type { LoaderVerdict };
+import type { TimeFacts } from '../core/analyze/time';
+export type { LoaderVerdict, TimeFacts };
 export { REPLACEMENT_KIND_LABEL } from '../core/analyze/labels';
 export type { Family } from '../core/analyze/family';
 
@@ -94,6 +95,8 @@ export interface SessionSummary {
   accepted: number;
   surfaceError: SurfaceErrorInfo | null;
   decodeError: DecodeErrorInfo | null;
+  /** How the session's times read (clock, synthetic, absent), its earliest time, out-of-order count. */
+  time: TimeFacts;
   /** What dsh's own loader would do with the log (refuse, truncate, repair), or null: it loads as is. */
   loaderVerdict: LoaderVerdict | null;
   diagnosticCounts: Record<Severity, number>;
@@ -143,8 +146,16 @@ export interface RowFilter {
 export interface TimelineRow {
   /** Index in the session's event array. */
   index: number;
+  /** The event's place as a seq (`baseSeq + index`): what selection and links use. */
   seq: number;
+  /**
+   * What the SEQ column shows: the event's own `seq` as written, or `—` when it has none; it
+   * differs from `seq` only for an event the fold refuses for it.
+   */
+  seqLabel: string;
   time: number | null;
+  /** True when this event's time is earlier than an event before it (the clock stepped back). */
+  timeBack: boolean;
   type: string;
   family: Family;
   turn: number | null;

@@ -127,12 +127,18 @@ export interface FilterSlice {
 
 export type Theme = 'light' | 'dark';
 
+/** See {@link PrefsSlice.timeMode}. */
+export type TimeMode = 'elapsed' | 'clock';
+
 export interface PrefsSlice {
   theme: Theme;
   /** Pane sizes by split id, as fractions of the split. */
   paneSizes: Record<string, number[]>;
   /** Playback speed in steps per second. */
   speed: number;
+  /** How the timeline shows times: elapsed from the earliest event, or local wall-clock time. */
+  timeMode: TimeMode;
+  setTimeMode(mode: TimeMode): void;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
   setPaneSizes(id: string, sizes: number[]): void;

@@ -3,6 +3,7 @@
  * over postMessage and the in-process client calls it directly.
  */
 import { loaderVerdict } from '../core/analyze/loader-verdict';
+import { timeFacts } from '../core/analyze/time';
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import type { LoadProgress } from '../core/model';
@@ -215,6 +216,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
       loaderVerdict: loaderVerdict(s.diagnostics),
+      time: timeFacts(s.columns.time, s.diagnostics),
       diagnosticCounts: severityCounts(query.allDiagnostics()),
       nodes: s.fold.nodes.length,
       replacements: s.fold.replacements.length,

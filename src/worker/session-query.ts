@@ -4,6 +4,7 @@
  * Everything is computed from typed-array columns and the time-travel index; event objects are
  * parsed only for the rows and details actually asked for.
  */
+import { outOfOrderFlags } from '../core/analyze/time';
 import { OpCode, citersOf, sourcesOf } from '../core/analyze/columns';
 import { clipJsonValue } from '../core/analyze/clip-value';
 import { previewOf, replacementKind, roleOf, summarizeEvent } from '../core/analyze/describe';
@@ -118,6 +119,8 @@ export class SessionQuery {
   private diagnosticsList: Diagnostic[] | null = null;
   private readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
   private readonly nodes = new BoundedCache<number, SurfaceNode>(CACHE_ENTRIES);
+  /** Per event: its time is earlier than one before it. Built on the first row request. */
+  private timeBack: Uint8Array | null = null;
 
   constructor(session: SessionAnalysis) {
     this.session = session;
@@ -219,10 +222,14 @@ export class SessionQuery {
     const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
     const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
     const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
+    this.timeBack ??= outOfOrderFlags(columns.time);
+    const own = event !== null && typeof event === 'object' ? (event as { seq?: unknown }).seq : undefined;
     return this.rowFacts.set(i, {
       index: i,
       seq: this.seqOf(i),
+      seqLabel: own === undefined ? '—' : typeof own === 'number' ? String(own) : (JSON.stringify(own) ?? String(own)),
       time: Number.isFinite(time) ? time : null,
+      timeBack: this.timeBack[i] === 1,
       type: this.typeOf(i),
       family: this.familyOfType[columns.typeId[i] as number] as Family,
       turn: typeof turn === 'number' ? turn : null,

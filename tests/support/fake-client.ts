@@ -833,7 +833,9 @@ export class FakeCoreClient implements CoreClient {
     return {
       index,
       seq: event.seq,
+      seqLabel: String(event.seq),
       time: event.time,
+      timeBack: false,
       type: event.type,
       family: familyOf(event.type),
       turn: typeof data.turn === 'number' ? data.turn : null,
@@ -850,7 +852,9 @@ export class FakeCoreClient implements CoreClient {
     return {
       index: i,
       seq: i,
+      seqLabel: String(i),
       time: 1_000 + i,
+      timeBack: false,
       type,
       family: familyOf(type),
       turn: 1 + Math.floor(i / 60),
@@ -932,6 +936,7 @@ export class FakeCoreClient implements CoreClient {
       surfaceError,
       decodeError: null,
       loaderVerdict: null,
+      time: { kind: 'clock', origin: this.events[0]?.time ?? null, outOfOrder: 0, note: null },
       diagnosticCounts: {
         error: diagnostics.filter((d) => d.severity === 'error').length,
         warning: diagnostics.filter((d) => d.severity === 'warning').length,
