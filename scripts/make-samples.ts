@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       [
         { name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'Two short turns: a tool call, a tool-result prune, then a compaction that shadows the prune (about 50 events).' },
-        { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'A busy turn with three compactions, two of them nested, a failed one and four prunes (about 600 events).' },
+        { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'A busy turn with 4 compaction summaries (later ones shadowing earlier ones), 1 failed compaction and 4 tool-result prunes (729 events).' },
         { name: 'large', file: 'large.jsonl.zstd', title: 'Large log (Zstandard)', description: '200,000 events in a multi-frame session.jsonl.zstd.' },
       ],
       null,

@@ -130,6 +130,23 @@ export function acceptedPrefixText(accepted: number): string {
   return `The ${countOf(accepted, 'event')} before it stay${accepted === 1 ? 's' : ''} fully navigable.`;
 }
 
+/**
+ * The page title: `file — Surface Lens`, with the session's path inside an archive (or its id
+ * for a stream) when the file holds several sessions.
+ */
+export const selectPageTitle = (s: AppState): string => {
+  const name = s.load?.file ?? (s.status === 'loading' ? s.sourceName : null);
+  if (!name) return 'Surface Lens';
+  const sessions = s.load?.sessions ?? [];
+  const session = sessions[s.session];
+  let inner: string | null = null;
+  if (session && sessions.length > 1) {
+    const { path } = session;
+    inner = path.includes('!') ? path.slice(path.indexOf('!') + 1) : path.includes('#') ? path.slice(path.indexOf('#') + 1) : session.sessionId;
+  }
+  return `${inner ? `${name} · ${inner}` : name} — Surface Lens`;
+};
+
 /** A seq as the engine reported it (may be a non-number for a refused event). */
 export function formatSeqValue(seq: unknown): string {
   if (typeof seq === 'number') return String(seq);

@@ -5,6 +5,7 @@ import { selectLoad, selectStatus, selectView } from '../store/selectors';
 import { useFileDrop } from './hooks/useFileDrop';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
+import { usePageTitle } from './hooks/usePageTitle';
 import { DeepLinkBanner } from './panels/DeepLinkBanner';
 import { ErrorBanner } from './panels/ErrorBanner';
 import { Header } from './panels/Header';
@@ -24,6 +25,7 @@ export function App() {
   const showingSessions = useAppStore((s) => s.storeMode && s.showingSessions);
   const dragging = useFileDrop();
   useTheme();
+  usePageTitle();
   // In the playground the keyboard drives the playground's own cursor (see PlaygroundWorkspace).
   useShortcuts(openSheet, !playground);
   let body;

@@ -12,9 +12,12 @@ const button = (name: string) => within(transport()).getByRole('button', { name 
 describe('Transport', () => {
   it('has the step buttons with their exact names', async () => {
     await renderLoaded(<Transport />);
-    for (const name of ['Previous step', 'Next step', 'Previous replace', 'Next replace', 'Play', 'Pause', 'Go to start', 'Go to end']) {
+    for (const name of ['Previous step', 'Next step', 'Previous replace', 'Next replace', 'Play', 'Go to start', 'Go to end']) {
       expect(button(name)).toBeTruthy();
     }
+    // Play and pause are one toggle, not pressed while nothing plays.
+    expect(within(transport()).queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(button('Play').getAttribute('aria-pressed')).toBe('false');
   });
 
   it('steps, jumps between replaces and to both ends', async () => {
@@ -44,9 +47,11 @@ describe('Transport', () => {
     fireEvent.click(button('Go to start'));
     fireEvent.click(button('Play'));
     expect(store.getState().playing).toBe(true);
+    expect(button('Play').getAttribute('aria-pressed')).toBe('true');
     act(() => scheduler.advance(500));
     expect(store.getState().step).toBe(5);
-    fireEvent.click(button('Pause'));
+    fireEvent.click(button('Play'));
+    expect(button('Play').getAttribute('aria-pressed')).toBe('false');
     act(() => scheduler.advance(500));
     expect(store.getState().step).toBe(5);
     expect(store.getState().playing).toBe(false);
