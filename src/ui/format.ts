@@ -7,8 +7,9 @@ const integer = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number): string => integer.format(n);
 
 export function formatBytes(bytes: number): string {
+  // Binary units, named as such: 1 MiB is 1,048,576 bytes.
   if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {

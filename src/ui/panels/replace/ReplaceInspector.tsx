@@ -111,7 +111,13 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
               <li key={i} className={`sev-${d.severity}`}>
                 <span aria-hidden="true">{SEVERITY_LABEL[d.severity].glyph}</span> {SEVERITY_LABEL[d.severity].text}{' '}
                 <span className="mono">{d.rule}</span>
-                {d.seq === null ? null : <SeqLink seq={d.seq} onSelect={follow} label="finding at" />}: {d.message}
+                {d.seq === null ? null : (
+                  <>
+                    {' '}
+                    at <SeqLink seq={d.seq} onSelect={follow} label="finding at" />
+                  </>
+                )}
+                : {d.message}
               </li>
             ))}
           </ul>

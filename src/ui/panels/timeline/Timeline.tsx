@@ -16,7 +16,7 @@ import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
 import { VirtualList } from '../../widgets/VirtualList';
 import type { VirtualListHandle } from '../../widgets/VirtualList';
-import { formatCount } from '../../format';
+import { formatCount, plural } from '../../format';
 import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
@@ -31,7 +31,7 @@ export function Timeline() {
   const ready = useAppStore(selectIsReady);
   const events = useAppStore(selectEventCount);
   return (
-    <Panel title="Timeline" meta={ready ? `${formatCount(events)} events` : undefined} className="timeline">
+    <Panel title="Timeline" meta={ready ? plural(events, 'event') : undefined} className="timeline">
       {ready ? (
         <>
           <TimelineToolbar />
