@@ -78,6 +78,33 @@ describe('Transport', () => {
     expect(store.getState().step).toBe(19);
     expect(store.getState().selectedSeq).toBe(18);
   });
+
+  it('explains invalid jump input instead of dropping it, and reads 1,000-style numbers', async () => {
+    const { store } = await renderLoaded(<Transport />);
+    const stepField = within(transport()).getByRole('textbox', { name: 'Jump to step' });
+    fireEvent.change(stepField, { target: { value: 'abc' } });
+    fireEvent.click(button('Go to step'));
+    expect(within(transport()).getByRole('alert').textContent).toBe('“abc” is not a whole number.');
+    expect(stepField.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(stepField, { target: { value: '99' } });
+    fireEvent.click(button('Go to step'));
+    expect(within(transport()).getByRole('alert').textContent).toBe('No step 99: steps here run from 0 to 30.');
+    fireEvent.change(stepField, { target: { value: '0,012' } });
+    fireEvent.click(button('Go to step'));
+    expect(store.getState().step).toBe(12);
+    expect(within(transport()).queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('parseJump', () => {
+  it('accepts numbers as the readout writes them', async () => {
+    const { parseJump } = await import('../../src/ui/panels/transport/JumpForm');
+    expect(parseJump('777,778', 'seq', 0, 1_000_000)).toEqual({ value: 777778 });
+    expect(parseJump(' 42 ', 'step', 0, 100)).toEqual({ value: 42 });
+    expect(parseJump('', 'step', 0, 100)).toEqual({ error: 'Type a step number.' });
+    expect(parseJump('1,2', 'seq', 0, 100)).toEqual({ error: '“1,2” is not a whole number.' });
+    expect(parseJump('-3', 'seq', 0, 100)).toEqual({ error: '“-3” is not a whole number.' });
+  });
 });
 
 describe('keyboard', () => {
