@@ -101,7 +101,13 @@ export const selectStatusText = (s: AppState): string => {
       return `Could not open ${s.sourceName ?? 'the log'}: ${s.loadError ?? 'unknown error'}`;
     case 'ready': {
       const error = selectSessionErrorText(s);
-      const loaded = `Loaded ${countOf(selectTotalEvents(s), 'event')}`;
+      // The counts are the open session's, as the header's are; a file of several says so.
+      const sessions = s.load?.sessions.length ?? 0;
+      const own = selectSession(s)?.events ?? 0;
+      const loaded =
+        sessions > 1
+          ? `Loaded ${countOf(own, 'event')} in session ${s.session + 1} of ${sessions} (${countOf(selectTotalEvents(s), 'event')} in the file)`
+          : `Loaded ${countOf(own, 'event')}`;
       return error ? `${loaded}. ${error}` : `${loaded}.`;
     }
   }

@@ -15,3 +15,16 @@ describe('page title', () => {
     expect(selectPageTitle(state({ load: load('s.jsonl', ['s.jsonl#a', 's.jsonl#b']), session: 1 }))).toBe('s.jsonl · b — Surface Lens');
   });
 });
+
+describe('status text of a file with several sessions', () => {
+  it('counts the open session, and says how many the file holds', async () => {
+    const { selectStatusText } = await import('../../src/store/selectors');
+    const sessions = [
+      { index: 0, path: 'x.zip!session.jsonl', events: 500, surfaceError: null, decodeError: null },
+      { index: 1, path: 'x.zip!subagents/c/session.jsonl', events: 1, surfaceError: null, decodeError: null },
+    ];
+    const base = { status: 'ready', engineError: null, load: { file: 'x.zip', sessions } };
+    expect(selectStatusText(state({ ...base, session: 1 }))).toBe('Loaded 1 event in session 2 of 2 (501 events in the file).');
+    expect(selectStatusText(state({ ...base, load: { file: 'a', sessions: [sessions[0]] } }))).toBe('Loaded 500 events.');
+  });
+});
