@@ -7,12 +7,27 @@ import type { SessionAnalysis } from '../../core/analyze/session';
 import { toJsonRecord } from '../../core/analyze/report';
 import { familyCounts, finalMessages } from '../../core/analyze/summary';
 import type { Severity } from '../../core/model';
+import { derivedMessageSize } from '../../core/qa/size';
 import { ReadError, openLogFile } from '../../node/store';
 
 /** Options of {@link checkFile}. */
 export interface CheckFileOptions {
   /** `--memory-limit` in bytes. */
   memoryLimitBytes?: number;
+  /** Also compute each session's context curve (the HTML report draws it). */
+  curve?: boolean;
+}
+
+/** Points of a context curve drawn in a report. */
+export const CURVE_POINTS = 60;
+
+/** A session's context over its steps, in at most {@link CURVE_POINTS} points. */
+export interface CurveSummary {
+  steps: number;
+  /** Per point: the largest model-view size (JSON bytes of the derived messages) within it. */
+  bytes: number[];
+  /** Per point: the most derived messages within it. */
+  messages: number[];
 }
 
 /** A diagnostic or container finding as the reports carry it. */
@@ -41,6 +56,8 @@ export interface SessionCheck {
   diagnostics: CheckedDiagnostic[];
   /** The `--format json` record (one line of JSON Lines), before rule selection. */
   record: Record<string, unknown>;
+  /** With `CheckFileOptions.curve`, else null. */
+  curve: CurveSummary | null;
 }
 
 /** One checked file. */
@@ -63,8 +80,37 @@ function plain(d: CheckedDiagnostic): CheckedDiagnostic {
   return { severity: d.severity, rule: d.rule, seq: d.seq, line: d.line, message: d.message };
 }
 
+/** The context curve of a session: every node's derived message sized once, then bucketed. */
+export function curveOf(session: SessionAnalysis): CurveSummary {
+  const index = session.index;
+  const curve = index.curve((seq) => {
+    try {
+      return derivedMessageSize(session.log.event(seq - session.baseSeq));
+    } catch {
+      return 0;
+    }
+  });
+  const steps = index.steps;
+  const n = Math.max(1, Math.min(CURVE_POINTS, steps + 1));
+  const bytes: number[] = [];
+  const messages: number[] = [];
+  for (let b = 0; b < n; b++) {
+    const from = Math.floor((b * (steps + 1)) / n);
+    const to = Math.max(from, Math.floor(((b + 1) * (steps + 1)) / n) - 1);
+    let size = 0;
+    let count = 0;
+    for (let k = from; k <= to; k++) {
+      size = Math.max(size, curve.bytes?.[k] ?? 0);
+      count = Math.max(count, curve.messages[k] ?? 0);
+    }
+    bytes.push(size);
+    messages.push(count);
+  }
+  return { steps, bytes, messages };
+}
+
 /** Reduce one analysed session to plain data. */
-export function sessionCheck(session: SessionAnalysis): SessionCheck {
+export function sessionCheck(session: SessionAnalysis, options: CheckFileOptions = {}): SessionCheck {
   const { fold } = session;
   let event: string | null = null;
   if (fold.error) {
@@ -87,6 +133,7 @@ export function sessionCheck(session: SessionAnalysis): SessionCheck {
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
     diagnostics: session.diagnostics.map(plain),
     record: toJsonRecord(session),
+    curve: options.curve === true ? curveOf(session) : null,
   };
 }
 
@@ -101,5 +148,5 @@ export async function checkFile(path: string, options: CheckFileOptions = {}): P
     if (error instanceof ReadError) return { path, readError: error.message, findings: [], sessions: [] };
     throw error;
   }
-  return { path, readError: null, findings: result.findings.map(plain), sessions: result.sessions.map(sessionCheck) };
+  return { path, readError: null, findings: result.findings.map(plain), sessions: result.sessions.map((session) => sessionCheck(session, options)) };
 }

@@ -1,13 +1,14 @@
 /**
  * The report formats of `check`: `human` and `json` are written as each file is checked;
- * `md` and `junit` need the whole run and are written at its end.
+ * `md`, `html` and `junit` need the whole run and are written at its end.
  */
 import type { CheckedDiagnostic } from './check-file';
+import { htmlReport } from './html';
 import { firstError, firstWarning } from './select';
 import type { SelectedSession } from './select';
 
-export type ReportFormat = 'human' | 'json' | 'md' | 'junit';
-export const REPORT_FORMATS: readonly ReportFormat[] = ['human', 'json', 'md', 'junit'];
+export type ReportFormat = 'human' | 'json' | 'md' | 'html' | 'junit';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['human', 'json', 'md', 'html', 'junit'];
 
 /** Everything a run reports, in order. */
 export type ReportItem =
@@ -152,6 +153,7 @@ export function junitReport(items: readonly ReportItem[]): string {
 export function finalReport(format: ReportFormat, items: readonly ReportItem[]): string {
   if (format === 'md') return markdownReport(items);
   if (format === 'junit') return junitReport(items);
+  if (format === 'html') return htmlReport(items);
   return '';
 }
 
