@@ -4,6 +4,9 @@
  */
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
+import { GrowingInput } from '../core/analyze/growing';
+import { growFromFile, growFromUrl } from './follow';
+import type { FollowFetch, SourceGrowth, UrlSource } from './follow';
 import type { LoadProgress } from '../core/model';
 import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
 import { FINGERPRINT_EDGE, fingerprint, fingerprintEdges } from '../core/util/fingerprint';
@@ -12,6 +15,8 @@ import type {
   DemoInfo,
   ExportFile,
   ExportKind,
+  GrowRequest,
+  GrowResult,
   Hello,
   PlaygroundResult,
   PlaygroundState,
@@ -32,8 +37,11 @@ import { TeachingQuery } from './teaching-query';
 
 /** Host services the engine needs, injectable for tests. */
 export interface EngineDeps {
-  /** Fetch for `?url=` opens; only ever called for a URL the user asked for. */
-  fetch?: (url: string) => Promise<{ ok: boolean; status: number; statusText: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+  /**
+   * Fetch for `?url=` opens and for following them (with `Range` and validator headers); only
+   * ever called for a URL the user asked for.
+   */
+  fetch?: FollowFetch;
   now?: () => number;
   /** Yield to the event loop between chunks so a cancel can arrive. */
   pause?: () => Promise<void>;
@@ -42,6 +50,21 @@ export interface EngineDeps {
 interface Loaded {
   id: number;
   sessions: SessionQuery[];
+  /** What `grow` needs: the request's name and fingerprint, the bytes read, the source's state. */
+  follow: Follow;
+}
+
+interface Follow {
+  name: string;
+  print: string;
+  /** The memory limit the load was opened with; a re-read gets the same. */
+  limit: number;
+  /** The input as opened, until the first `grow` hands it to {@link Follow.input}. */
+  opened: Uint8Array | null;
+  input: GrowingInput | null;
+  url: UrlSource | null;
+  /** A look in progress: looks run one after another. */
+  busy: Promise<unknown>;
 }
 
 /** {@link fingerprint} of a file, from its ends (the file need not be read whole). */
@@ -163,6 +186,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     return t;
   };
 
+  const fetcher: FollowFetch = deps.fetch ?? ((url, init) => fetch(url, init));
+  /** The validators of the last URL opened (see `readRequest`). */
+  let validators = { etag: null as string | null, lastModified: null as string | null };
+
   const readRequest = async (
     request: OpenRequest,
   ): Promise<{ name: string; bytes: Uint8Array } | { name: string; file: Blob; stream: ByteStream }> => {
@@ -181,8 +208,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       case 'text':
         return { name: request.name, bytes: new TextEncoder().encode(request.text) };
       case 'url': {
-        const fetcher = deps.fetch ?? ((url: string) => fetch(url));
-        let response: Awaited<ReturnType<typeof fetcher>>;
+        let response: Awaited<ReturnType<FollowFetch>>;
         try {
           response = await fetcher(request.url);
         } catch (error) {
@@ -194,6 +220,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         }
         if (!response.ok) throw new Error(`could not fetch ${request.url}: HTTP ${response.status} ${response.statusText}`);
         const name = request.url.split(/[?#]/)[0]?.split('/').pop() || request.url;
+        // Its validators, so that following it costs a 304 while it does not change.
+        validators = { etag: response.headers?.get('ETag') ?? null, lastModified: response.headers?.get('Last-Modified') ?? null };
         return { name, bytes: new Uint8Array(await response.arrayBuffer()) };
       }
     }
@@ -221,6 +249,54 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       families: familyCounts(s),
       fingerprint: `${print}-${index}`,
     };
+  };
+
+  /** One look at the open load's source; a change replaces the load's sessions (a new load id). */
+  const growLoaded = async (current: Loaded, request: GrowRequest): Promise<GrowResult> => {
+    const follow = current.follow;
+    if (follow.input === null) {
+      follow.input = new GrowingInput({ name: follow.name, memoryLimitBytes: follow.limit, memoryLimitName: "this tab's memory limit" });
+      // What was opened is what the source held then.
+      await follow.input.append(follow.opened ?? new Uint8Array(0));
+      follow.opened = null;
+    }
+    const input = follow.input;
+    let looked: SourceGrowth;
+    switch (request.kind) {
+      case 'url':
+        if (follow.url === null) throw new Error('this log was not opened from a URL');
+        looked = await growFromUrl(input, follow.url, fetcher);
+        break;
+      case 'file':
+        looked = await growFromFile(input, request.file);
+        break;
+      case 'bytes': {
+        const bytes = new Uint8Array(request.buffer);
+        looked = { growth: request.whole ? await input.replace(bytes) : await input.append(bytes), note: null };
+        break;
+      }
+    }
+    const { growth } = looked;
+    const note = [looked.note, growth.note].filter((n) => n !== null).join('; ') || null;
+    const result: GrowResult = { ...growth, note, following: input.following, summary: null };
+    const changed = growth.kind === 'appended' || growth.kind === 'reread' || (growth.kind === 'stopped' && growth.newEvents !== 0);
+    if (!changed && growth.kind !== 'stopped') return result;
+    // Replaced only if no other load took its place meanwhile.
+    if (loaded !== current) return result;
+    const analysis = await input.result();
+    const queries = analysis.sessions.map((s) => new SessionQuery(s));
+    const id = ++loadCounter;
+    current.id = id;
+    current.sessions = queries;
+    result.summary = {
+      loadId: id,
+      file: analysis.file,
+      bytes: input.size,
+      sessions: queries.map((q, i) => summarize(q, i, follow.print)),
+      findings: analysis.findings,
+      elapsedMs: 0,
+    };
+    return result;
   };
 
   return {
@@ -252,19 +328,24 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         };
         let result: LoadResult;
         let print: string;
+        let held: Uint8Array;
         if ('stream' in input) {
           const opened = await openStream(input.stream, options);
           result = opened.result;
+          held = opened.input;
           // From the file's ends, as for bytes held whole: a load stopped early read only a prefix.
           // A file that became unreadable meanwhile still has what was read.
           print = await fingerprintBlob(input.file).catch(() => fingerprint(opened.input));
         } else {
           print = fingerprint(input.bytes);
           result = await openBytes(input.bytes, options);
+          held = input.bytes;
         }
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new SessionQuery(s));
-        loaded = { id, sessions: queries };
+        const url: UrlSource | null = request.kind === 'url' ? { url: request.url, ...validators, ranged: true, rangeNoted: false } : null;
+        const follow: Follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, input: null, url, busy: Promise.resolve() };
+        loaded = { id, sessions: queries, follow };
         return {
           loadId: id,
           file: result.file,
@@ -280,6 +361,14 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async cancel(): Promise<void> {
       if (active) active.aborted = true;
+    },
+
+    async grow(request: GrowRequest): Promise<GrowResult> {
+      const current = loaded;
+      if (current === null) throw new Error('no log is open');
+      const look = current.follow.busy.then(() => growLoaded(current, request));
+      current.follow.busy = look.catch(() => {});
+      return look;
     },
 
     async rows(index: number, cursor: number, filter: RowFilter, start: number, count: number) {
