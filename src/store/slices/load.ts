@@ -111,6 +111,8 @@ function freshSessionState(): Partial<AppState> {
     replaceTarget: null,
     activeDemo: null,
     exportError: null,
+    // A new open stops following the previous source (its looks see the new load token).
+    live: null,
   };
 }
 
