@@ -100,6 +100,11 @@ export interface ProgressEvent {
   events: number;
   /** Milliseconds since the load started. */
   elapsedMs: number;
+  /**
+   * Sent once, early in a large load of session text: the load so far (its first complete lines
+   * or frames), which every query answers on until the load ends and its own summary replaces it.
+   */
+  preview?: LoadSummary;
 }
 
 export { FAMILIES } from '../core/analyze/family';

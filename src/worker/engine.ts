@@ -5,6 +5,8 @@
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import { GrowingInput } from '../core/analyze/growing';
+import { firstNonBlankIsBracket } from '../core/analyze/pipeline';
+import { detectContainer } from '../core/decode/detect';
 import { growFromFile, growFromUrl } from './follow';
 import type { FollowFetch, SourceGrowth, UrlSource } from './follow';
 import type { LoadProgress } from '../core/model';
@@ -65,6 +67,34 @@ interface Follow {
   url: UrlSource | null;
   /** A look in progress: looks run one after another. */
   busy: Promise<unknown>;
+}
+
+/** Inputs at least this large get a preview of their first {@link PREVIEW_BYTES} (see `ProgressEvent.preview`). */
+export const PREVIEW_MIN_INPUT = 4 << 20;
+/** What a preview is opened from: about 12,000 events of a generated log, a few tens of ms. */
+export const PREVIEW_BYTES = 1 << 20;
+
+/** The first `limit` bytes of a stream handed to `onHead` as they pass (or all of it, when shorter). */
+async function* teeHead(chunks: AsyncIterable<Uint8Array>, limit: number, onHead: (head: Uint8Array) => Promise<void>): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] | null = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    if (parts !== null) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        const head = new Uint8Array(size);
+        let at = 0;
+        for (const part of parts) {
+          head.set(part, at);
+          at += part.length;
+        }
+        parts = null;
+        await onHead(head.subarray(0, limit));
+      }
+    }
+    yield chunk;
+  }
 }
 
 /** {@link fingerprint} of a file, from its ends (the file need not be read whole). */
@@ -326,10 +356,37 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           memoryLimitBytes: memoryLimitFor(request),
           memoryLimitName: "this tab's memory limit",
         };
+        /**
+         * The first complete lines or frames of a large input, opened on their own: queries
+         * answer on them (the page shows rows at once) until the whole load replaces them.
+         */
+        const preview = async (head: Uint8Array): Promise<void> => {
+          const kind = detectContainer(head.subarray(0, 4));
+          if ((kind !== 'text' && kind !== 'zstd') || (kind === 'text' && firstNonBlankIsBracket(head) !== false)) return;
+          const growing = new GrowingInput({ name: input.name, memoryLimitBytes: options.memoryLimitBytes, memoryLimitName: options.memoryLimitName });
+          await growing.append(head);
+          const early = await growing.result();
+          if (signal.aborted || early.sessions.every((s) => s.log.length === 0)) return;
+          const queries = early.sessions.map((s) => new SessionQuery(s));
+          const previewId = ++loadCounter;
+          loaded = { id: previewId, sessions: queries, follow: { name: input.name, print: 'preview', limit: options.memoryLimitBytes, opened: null, input: null, url: null, busy: Promise.resolve() } };
+          const summary: LoadSummary = {
+            loadId: previewId,
+            file: early.file,
+            bytes: head.length,
+            sessions: queries.map((q, i) => summarize(q, i, 'preview')),
+            findings: early.findings,
+            elapsedMs: now() - started,
+          };
+          onProgress({ loadId: id, bytes: head.length, totalBytes: null, events: summary.sessions.reduce((n, s) => n + s.events, 0), elapsedMs: now() - started, preview: summary });
+        };
         let result: LoadResult;
         let print: string;
         let held: Uint8Array;
         if ('stream' in input) {
+          if ((input.stream.sizeHint ?? 0) >= PREVIEW_MIN_INPUT) {
+            input.stream.chunks = teeHead(input.stream.chunks, PREVIEW_BYTES, preview);
+          }
           const opened = await openStream(input.stream, options);
           result = opened.result;
           held = opened.input;
@@ -338,6 +395,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           print = await fingerprintBlob(input.file).catch(() => fingerprint(opened.input));
         } else {
           print = fingerprint(input.bytes);
+          if (input.bytes.length >= PREVIEW_MIN_INPUT) await preview(input.bytes.subarray(0, PREVIEW_BYTES));
           result = await openBytes(input.bytes, options);
           held = input.bytes;
         }
@@ -354,6 +412,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           findings: result.findings,
           elapsedMs: now() - started,
         };
+      } catch (error) {
+        // A preview shown while loading goes with the load.
+        if (loaded?.follow.print === 'preview') loaded = null;
+        throw error;
       } finally {
         if (active === signal) active = null;
       }
