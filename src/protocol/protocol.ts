@@ -89,6 +89,8 @@ export interface GrowResult {
   following: boolean;
   /** The load as it is now when it changed (a new `loadId`: views refetch), else null. */
   summary: LoadSummary | null;
+  /** Engine time of this look: a follower waits at least about twice that before the next. */
+  elapsedMs: number;
 }
 
 /** Load progress, sent while decoding. */

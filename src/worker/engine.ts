@@ -283,6 +283,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
   /** One look at the open load's source; a change replaces the load's sessions (a new load id). */
   const growLoaded = async (current: Loaded, request: GrowRequest): Promise<GrowResult> => {
+    const started = now();
     const follow = current.follow;
     if (follow.input === null) {
       follow.input = new GrowingInput({ name: follow.name, memoryLimitBytes: follow.limit, memoryLimitName: "this tab's memory limit" });
@@ -308,8 +309,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     }
     const { growth } = looked;
     const note = [looked.note, growth.note].filter((n) => n !== null).join('; ') || null;
-    const result: GrowResult = { ...growth, note, following: input.following, summary: null };
+    const result: GrowResult = { ...growth, note, following: input.following, summary: null, elapsedMs: 0 };
     const changed = growth.kind === 'appended' || growth.kind === 'reread' || (growth.kind === 'stopped' && growth.newEvents !== 0);
+    result.elapsedMs = now() - started;
     if (!changed && growth.kind !== 'stopped') return result;
     // Replaced only if no other load took its place meanwhile.
     if (loaded !== current) return result;
@@ -324,8 +326,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       bytes: input.size,
       sessions: queries.map((q, i) => summarize(q, i, follow.print)),
       findings: analysis.findings,
-      elapsedMs: 0,
+      elapsedMs: now() - started,
     };
+    result.elapsedMs = now() - started;
     return result;
   };
 

@@ -87,7 +87,10 @@ export const createFollowSlice =
           return;
         }
         const changed = result.kind === 'appended' || result.kind === 'reread';
-        next = changed ? FOLLOW_INTERVAL_MS : Math.min(FOLLOW_MAX_INTERVAL_MS, Math.round(wait * 1.5));
+        // A large session costs the engine about as much per change as opening it: leave it
+        // at least as long again between looks, so following never keeps the engine busy.
+        const floor = Math.max(FOLLOW_INTERVAL_MS, 2 * result.elapsedMs);
+        next = changed ? floor : Math.min(Math.max(FOLLOW_MAX_INTERVAL_MS, floor), Math.max(floor, Math.round(wait * 1.5)));
       } catch (error) {
         if (token !== ctx.loadToken || mine !== generation) return;
         // A failed look (the network, a file gone) is said; the next one may succeed.
