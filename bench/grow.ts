@@ -20,7 +20,7 @@ const seed = arg('seed', 1);
 const shapes: [number, number][] = process.argv.includes('--events')
   ? [[arg('events', 1_000_000), arg('appends', 10)]]
   : [
-      [10_000, 200],
+      [10_000, 50],
       [100_000, 50],
       [1_000_000, 10],
     ];
@@ -44,7 +44,7 @@ function turns(text: string): string[] {
 }
 
 async function shape(events: number, appends: number): Promise<void> {
-  const parts = turns(generateText({ seed, events: Math.ceil(events * 1.01) + appends * 200 }));
+  const parts = turns(generateText({ seed, events: Math.ceil(events * 1.01) + appends * 500 }));
   const enc = new TextEncoder();
   // The session up to about `events`, then `appends` turns one at a time.
   if (parts.length <= appends + 1) throw new Error(`only ${parts.length} turns generated`);
