@@ -37,6 +37,17 @@ export interface SourceGrowth {
   note: string | null;
 }
 
+/** Whether `url` is on the page's (or worker's) own origin; true where there is no location (Node). */
+function sameOrigin(url: string): boolean {
+  const here = (globalThis as { location?: { origin?: string; href?: string } }).location;
+  if (here?.origin === undefined) return true;
+  try {
+    return new URL(url, here.href).origin === here.origin;
+  } catch {
+    return false;
+  }
+}
+
 function header(response: FollowResponse, name: string): string | null {
   return response.headers?.get(name) ?? null;
 }
@@ -54,8 +65,13 @@ async function bytesOf(response: FollowResponse): Promise<Uint8Array> {
 /** Ask the URL again and hand what it gained to `input`. */
 export async function growFromUrl(input: GrowingInput, source: UrlSource, fetcher: FollowFetch): Promise<SourceGrowth> {
   const validators: Record<string, string> = {};
-  if (source.etag !== null) validators['If-None-Match'] = source.etag;
-  else if (source.lastModified !== null) validators['If-Modified-Since'] = source.lastModified;
+  // `If-None-Match` and `If-Modified-Since` are not CORS-safelisted headers: sent to another
+  // origin they need a preflight, which a plain static host does not answer. There a simple
+  // `Range` (safelisted) does the job alone: an unchanged file answers 416.
+  if (sameOrigin(source.url)) {
+    if (source.etag !== null) validators['If-None-Match'] = source.etag;
+    else if (source.lastModified !== null) validators['If-Modified-Since'] = source.lastModified;
+  }
   const remember = (response: FollowResponse): void => {
     source.etag = header(response, 'ETag') ?? source.etag;
     source.lastModified = header(response, 'Last-Modified') ?? source.lastModified;
