@@ -39,6 +39,7 @@ describe('live follow by URL', () => {
     const first = eventsShown(app);
     button('Follow').click();
     await vi.waitFor(() => expect(document.querySelector('.live-indicator')?.textContent).toMatch(/Live/));
+    expect(document.querySelector('.diagnostics-provisional')?.textContent).toMatch(/provisional until it stops growing/);
 
     // A half-written line, then the rest of the half: only complete lines count.
     await post(name, enc(lines.slice(quarter, 2 * quarter).join('') + lines[2 * quarter]!.slice(0, 10)));

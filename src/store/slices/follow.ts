@@ -40,9 +40,40 @@ export const createFollowSlice =
     let cancelTimer: (() => void) | null = null;
     let generation = 0;
 
+    /** The next look, waiting (its wait is what a change hint cuts short). */
+    let pending: (() => void) | null = null;
+    let observer: { disconnect(): void } | null = null;
+
     const stopTimer = (): void => {
       cancelTimer?.();
       cancelTimer = null;
+      pending = null;
+    };
+
+    /**
+     * Chromium's `FileSystemObserver`, where there is one, may say that a followed file changed:
+     * the next look then comes at once. Only a hint: the looks go on without it.
+     */
+    const watchHandle = (source: LoadSource | null): void => {
+      observer?.disconnect();
+      observer = null;
+      const Observer = (globalThis as { FileSystemObserver?: new (callback: () => void) => { observe(handle: unknown): Promise<void>; disconnect(): void } })
+        .FileSystemObserver;
+      if (source?.kind !== 'file' || !source.handle || typeof Observer !== 'function') return;
+      try {
+        const next = new Observer(() => {
+          const run = pending;
+          if (run === null) return;
+          cancelTimer?.();
+          cancelTimer = null;
+          pending = null;
+          run();
+        });
+        next.observe(source.handle).catch(() => next.disconnect());
+        observer = next;
+      } catch {
+        observer = null;
+      }
     };
 
     const requestFor = async (source: LoadSource): Promise<GrowRequest> => {
@@ -75,6 +106,7 @@ export const createFollowSlice =
 
     const look = async (token: number, mine: number, wait: number): Promise<void> => {
       cancelTimer = null;
+      pending = null;
       const source = ctx.lastSource;
       if (token !== ctx.loadToken || mine !== generation || source === null || get().status !== 'ready') return;
       let next = wait;
@@ -97,7 +129,9 @@ export const createFollowSlice =
         set({ live: { ...(get().live as LiveState), error: errorMessage(error) } });
         next = Math.min(FOLLOW_MAX_INTERVAL_MS, Math.round(wait * 2));
       }
-      cancelTimer = ctx.deps.scheduler.setTimeout(() => void look(token, mine, next), next);
+      const run = (): void => void look(token, mine, next);
+      pending = run;
+      cancelTimer = ctx.deps.scheduler.setTimeout(run, next);
     };
 
     return {
@@ -110,6 +144,7 @@ export const createFollowSlice =
           return;
         }
         stopTimer();
+        watchHandle(ctx.lastSource);
         const mine = ++generation;
         set({ live: { active: true, lastAppendAt: get().live?.lastAppendAt ?? null, note: null, error: null, announce: null } });
         void look(ctx.loadToken, mine, FOLLOW_INTERVAL_MS);
@@ -122,6 +157,8 @@ export const createFollowSlice =
       stopFollow() {
         generation++;
         stopTimer();
+        observer?.disconnect();
+        observer = null;
         const live = get().live;
         if (live) set({ live: { ...live, active: false } });
       },
