@@ -63,6 +63,8 @@ interface Follow {
   limit: number;
   /** The input as opened, until the first `grow` hands it to {@link Follow.input}. */
   opened: Uint8Array | null;
+  /** The container findings of that open. */
+  findings: LoadResult['findings'];
   input: GrowingInput | null;
   url: UrlSource | null;
   /** A look in progress: looks run one after another. */
@@ -287,8 +289,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     const follow = current.follow;
     if (follow.input === null) {
       follow.input = new GrowingInput({ name: follow.name, memoryLimitBytes: follow.limit, memoryLimitName: "this tab's memory limit" });
-      // What was opened is what the source held then.
-      await follow.input.append(follow.opened ?? new Uint8Array(0));
+      // What was opened is what the source held then; its analysis is kept when all of it is complete.
+      await follow.input.adopt(follow.opened ?? new Uint8Array(0), { file: follow.name, bytes: follow.opened?.length ?? 0, sessions: current.sessions.map((q) => q.session), findings: follow.findings });
       follow.opened = null;
     }
     const input = follow.input;
@@ -372,7 +374,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           if (signal.aborted || early.sessions.every((s) => s.log.length === 0)) return;
           const queries = early.sessions.map((s) => new SessionQuery(s));
           const previewId = ++loadCounter;
-          loaded = { id: previewId, sessions: queries, follow: { name: input.name, print: 'preview', limit: options.memoryLimitBytes, opened: null, input: null, url: null, busy: Promise.resolve() } };
+          loaded = { id: previewId, sessions: queries, follow: { name: input.name, print: 'preview', limit: options.memoryLimitBytes, opened: null, findings: [], input: null, url: null, busy: Promise.resolve() } };
           const summary: LoadSummary = {
             loadId: previewId,
             file: early.file,
@@ -405,7 +407,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new SessionQuery(s));
         const url: UrlSource | null = request.kind === 'url' ? { url: request.url, ...validators, ranged: true, rangeNoted: false } : null;
-        const follow: Follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, input: null, url, busy: Promise.resolve() };
+        const follow: Follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, findings: result.findings, input: null, url, busy: Promise.resolve() };
         loaded = { id, sessions: queries, follow };
         return {
           loadId: id,

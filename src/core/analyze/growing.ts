@@ -128,6 +128,21 @@ export class GrowingInput {
     return 'tail';
   }
 
+  /**
+   * Start from an input already opened whole (`result` is `openBytes(bytes)`): when all of it is
+   * complete (no unfinished last line or frame) that analysis is kept as it is, so following a
+   * large open log costs nothing until it changes; otherwise the complete prefix is opened.
+   * Only on a fresh input.
+   */
+  async adopt(bytes: Uint8Array, result: LoadResult): Promise<void> {
+    if (this.raw.length !== 0) throw new Error('adopt() needs a fresh GrowingInput');
+    this.raw = new ByteBuffer(Math.max(1 << 16, bytes.length));
+    this.raw.append(bytes);
+    const end = this.completeEnd();
+    this.committed = end;
+    this.current = end === bytes.length ? result : await openBytes(this.raw.view().subarray(0, end), this.openOptions());
+  }
+
   /** The bytes that followed {@link size} in the source. */
   async append(bytes: Uint8Array): Promise<Growth> {
     if (!this.following) return this.growth('unchanged', 0, this.stopNote);

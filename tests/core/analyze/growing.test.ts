@@ -140,6 +140,20 @@ describe('GrowingInput', () => {
     expect((await input.append(enc('{"seq":1}\n'))).kind).toBe('unchanged');
   });
 
+  it('adopting an input opened whole keeps its analysis when it is complete, and opens the complete prefix when not', async () => {
+    const text = enc(generateText({ seed: 10, events: 50 }));
+    const opened = await openBytes(text, { name: 'a.jsonl' });
+    const input = new GrowingInput({ name: 'a.jsonl' });
+    await input.adopt(text, opened);
+    expect(await input.result()).toBe(opened);
+    expect(input.plan(text.length, text.subarray(0, 64))).toBe('none');
+    const torn = concatBytes([text, enc('{"seq":50,')]);
+    const tornInput = new GrowingInput({ name: 'a.jsonl' });
+    await tornInput.adopt(torn, await openBytes(torn, { name: 'a.jsonl' }));
+    expect(tornInput.committedBytes).toBe(text.length);
+    expect(answers(await tornInput.result())).toEqual(answers(opened));
+  });
+
   it('a last line without LF is not yet: the end reads it as a torn tail', async () => {
     const input = new GrowingInput({ name: 't.jsonl' });
     const text = generateText({ seed: 9, events: 30 });
