@@ -26,6 +26,7 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
     hello: () => client.hello(),
     open: () => Promise.reject(new Error('The playground does not open files; open them in the main view.')),
     cancel: () => Promise.resolve(),
+    grow: () => Promise.reject(new Error('The playground does not follow a file.')),
     rows: (_session, cursor, filter, start, count) => client.rows(S, cursor, filter, start, count),
     rowOf: (_session, filter, seq) => client.rowOf(S, filter, seq),
     search: (query: SearchQuery) => client.search({ ...query, session: S }),

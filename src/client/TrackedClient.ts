@@ -19,6 +19,8 @@ import type {
   ViewsWindow,
   Diagnostic,
   EventDetail,
+  GrowRequest,
+  GrowResult,
   Hello,
   LoadSummary,
   NavigateKind,
@@ -129,6 +131,9 @@ export abstract class TrackedClient implements CoreClient {
   }
   cancel(): Promise<void> {
     return this.call('cancel', []);
+  }
+  grow(request: GrowRequest): Promise<GrowResult> {
+    return this.call('grow', [request]);
   }
   rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow> {
     return this.call('rows', [session, cursor, filter, start, count]);

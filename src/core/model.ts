@@ -16,6 +16,27 @@ export type SessionFormat =
   | 'json-array'
   | 'headerless-jsonl';
 
+/** The text forms inside any container (log-format.md §1.1 rows 4–8). */
+export type TextForm = 'jsonl' | 'headerless-jsonl' | 'stream-json' | 'jsonrpc' | 'json-array';
+
+/** The container an input's text came out of; `none` for plain text. */
+export type ContainerForm = 'none' | 'gzip' | 'zstd';
+
+/** How a session was stored: its container and the text form inside it (a gzipped stream-json keeps both). */
+export interface SessionForm {
+  container: ContainerForm;
+  text: TextForm;
+}
+
+/**
+ * The form's one-word label (`SessionAnalysis.format`, shown and reported): session JSONL names
+ * its container (`jsonl-zstd`, `jsonl-gzip`); the other text forms are named by the text alone.
+ */
+export function formatLabel(form: SessionForm): SessionFormat {
+  if (form.text === 'jsonl' && form.container !== 'none') return form.container === 'zstd' ? 'jsonl-zstd' : 'jsonl-gzip';
+  return form.text;
+}
+
 /** Severity of a diagnostic. Only `error` makes the CLI exit non-zero. */
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -58,6 +58,41 @@ export interface LoadOptions {
   hostHeapLimitBytes?: number;
 }
 
+/**
+ * Where the open session's new bytes come from (see {@link CoreApi.grow}). The engine reads only
+ * what the source gained: a range request for a URL, a slice past the known size for a file.
+ */
+export type GrowRequest =
+  /** The URL the session was opened from, asked again with `Range: bytes=<size>-`. */
+  | { kind: 'url' }
+  /** The picked file as it is now (a handle's `getFile()`): only its new bytes are read. */
+  | { kind: 'file'; file: Blob }
+  /** Bytes a host read itself: those after the known size, or (`whole`) the whole content. */
+  | { kind: 'bytes'; buffer: ArrayBuffer; whole: boolean };
+
+/** What one look at the open session's source did (see {@link CoreApi.grow}). */
+export interface GrowResult {
+  /**
+   * `appended`: complete lines or frames arrived; `pending`: bytes arrived, nothing complete
+   * yet; `unchanged`; `reread`: the source shrank or its start changed and it was read again
+   * from the start; `stopped`: damage in the appended part ended the following.
+   */
+  kind: 'appended' | 'pending' | 'unchanged' | 'reread' | 'stopped';
+  /** Events gained (after a re-read: all of them). */
+  newEvents: number;
+  /** Source bytes held, and of them complete. */
+  size: number;
+  committed: number;
+  /** What to tell the user (a re-read, a stop, a server without range support), else null. */
+  note: string | null;
+  /** False once following has ended (damage); later calls change nothing. */
+  following: boolean;
+  /** The load as it is now when it changed (a new `loadId`: views refetch), else null. */
+  summary: LoadSummary | null;
+  /** Engine time of this look: a follower waits at least about twice that before the next. */
+  elapsedMs: number;
+}
+
 /** Load progress, sent while decoding. */
 export interface ProgressEvent {
   loadId: number;
@@ -67,6 +102,11 @@ export interface ProgressEvent {
   events: number;
   /** Milliseconds since the load started. */
   elapsedMs: number;
+  /**
+   * Sent once, early in a large load of session text: the load so far (its first complete lines
+   * or frames), which every query answers on until the load ends and its own summary replaces it.
+   */
+  preview?: LoadSummary;
 }
 
 export { FAMILIES } from '../core/analyze/family';
@@ -539,6 +579,12 @@ export interface CoreApi {
   open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary>;
   /** Cancel the load in progress, if any (its `open` rejects with an AbortError). */
   cancel(): Promise<void>;
+  /**
+   * Look at the open session's source again and take what it gained: every query then answers
+   * on the events decoded so far. Rejects when nothing is open or the source cannot be read
+   * again (a sample, a demo, text).
+   */
+  grow(request: GrowRequest): Promise<GrowResult>;
   rows(session: number, cursor: number, filter: RowFilter, start: number, count: number): Promise<RowWindow>;
   /** Row index of an event within the filtered rows (or of the nearest row after it). */
   rowOf(session: number, filter: RowFilter, seq: number): Promise<number>;

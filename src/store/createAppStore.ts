@@ -15,6 +15,7 @@ import { applyDeepLink, createDeepLinkSlice, followLocationHash, syncDeepLinkToL
 import { createDemoSlice } from './slices/demo';
 import { createExportSlice } from './slices/exports';
 import { createFilterSlice } from './slices/filter';
+import { createFollowSlice } from './slices/follow';
 import { createLoadSlice } from './slices/load';
 import { createPlaygroundSlice } from './slices/playground';
 import { createSessionsSlice } from './slices/sessions';
@@ -81,6 +82,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     persist<AppState, [], [], PersistedPrefs>(
       (...a) => ({
         ...createLoadSlice(ctx, client)(...a),
+        ...createFollowSlice(ctx)(...a),
         ...createCursorSlice(ctx)(...a),
         ...createFilterSlice(ctx)(...a),
         ...createPrefsSlice(resolved.defaultTheme)(...a),

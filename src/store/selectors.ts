@@ -17,7 +17,11 @@ export const selectSourceName = (s: AppState) => s.sourceName;
 export const selectLoadError = (s: AppState) => s.loadError;
 export const selectEngineError = (s: AppState) => s.engineError;
 export const selectSamples = (s: AppState) => s.samples;
-export const selectIsReady = (s: AppState): boolean => s.status === 'ready' && selectSession(s) !== null;
+/**
+ * Whether the panels can show the session: once loaded, and while a large log loads, on the
+ * preview of its first lines the engine sent with the progress (the load slice sets `load` then).
+ */
+export const selectIsReady = (s: AppState): boolean => (s.status === 'ready' || s.status === 'loading') && selectSession(s) !== null;
 
 /** Identifies what the engine currently holds for the views: refetch when it changes. */
 export const selectSessionKey = (s: AppState): string =>

@@ -20,9 +20,15 @@ import type {
 import type { StoreDetails, StoreListing } from '../protocol/store-api';
 import type { ResolvedDeps } from './deps';
 
+/** A file that can be read again as it is now (a File System Access handle). */
+export interface FileHandleLike {
+  getFile(): Promise<Blob>;
+}
+
 /** What the user asked to open. A `File` is a `Blob` with a name; it stays on disk. */
 export type LoadSource =
-  | { kind: 'file'; file: Blob; name: string }
+  /** With `handle` (a picked file in Chromium), the file can be followed. */
+  | { kind: 'file'; file: Blob; name: string; handle?: FileHandleLike }
   | { kind: 'text'; name: string; text: string }
   | { kind: 'url'; url: string }
   | { kind: 'sample'; name: string }
@@ -248,7 +254,32 @@ export interface SessionsSlice {
   disposeStore(): void;
 }
 
+/** Live follow of the open source (see the follow slice). */
+export interface LiveState {
+  /** Looking at the source again about once a second (backing off while it does not change). */
+  active: boolean;
+  /** When the last change arrived (ms since the epoch), or null before any. */
+  lastAppendAt: number | null;
+  /** What the last look said (a re-read from the start, a server without ranges, a stop). */
+  note: string | null;
+  /** Why following is not possible, or why the last look failed. */
+  error: string | null;
+  /** Said to screen readers: a new replace arrived. */
+  announce: string | null;
+}
+
+export interface FollowSlice {
+  /** Null until following is asked for; reset by every open. */
+  live: LiveState | null;
+  /** Follow the open source (a URL, or a file picked with a handle); says why when it cannot. */
+  startFollow(): void;
+  stopFollow(): void;
+  /** Why the open source cannot be followed here, or null when it can. */
+  followRefusal(): string | null;
+}
+
 export type AppState = LoadSlice &
+  FollowSlice &
   CursorSlice &
   FilterSlice &
   PrefsSlice &

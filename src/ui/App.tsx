@@ -11,6 +11,7 @@ import { ErrorBanner } from './panels/ErrorBanner';
 import { Header } from './panels/Header';
 import { ShortcutSheet } from './panels/ShortcutSheet';
 import { SessionsView } from './panels/sessions/SessionsView';
+import { LoadProgress } from './panels/start/LoadProgress';
 import { StartScreen } from './panels/start/StartScreen';
 import { StatusBar } from './panels/StatusBar';
 import { PlaygroundWorkspace } from './PlaygroundWorkspace';
@@ -39,6 +40,8 @@ export function App() {
       <Header onShowShortcuts={openSheet} />
       <ErrorBanner />
       <DeepLinkBanner />
+      {/* A large log shows its first rows while it loads: the progress and Cancel stay in view. */}
+      {hasLoad && status === 'loading' && !playground ? <LoadProgress /> : null}
       <main className="main">{body}</main>
       <StatusBar />
       <ShortcutSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />

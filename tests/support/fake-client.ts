@@ -27,6 +27,8 @@ import type {
   EventDetail,
   EventState,
   Family,
+  GrowRequest,
+  GrowResult,
   Hello,
   LoadSummary,
   NavigateKind,
@@ -289,6 +291,11 @@ export class FakeCoreClient implements CoreClient {
       if (this.held) this.held.push(go);
       else queueMicrotask(go);
     });
+  }
+
+  grow(request: GrowRequest): Promise<GrowResult> {
+    this.calls.push({ method: 'grow', args: [request] });
+    return Promise.reject(new Error('the fake engine does not follow'));
   }
 
   cancel(): Promise<void> {

@@ -12,12 +12,13 @@ import { RelationalCheck } from '../checks/relational';
 import { SeedCheck } from '../checks/seed';
 import type { SurfaceState } from '../fold/surface';
 import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
-import type { Diagnostic, EventLog, SessionFormat } from '../model';
+import type { Diagnostic, EventLog, TextForm } from '../model';
 import type { FoldProbe } from './session';
 
 /** What the checks of one session need to know. */
 export interface CheckContext {
-  format: SessionFormat;
+  /** The text form (the container does not change what is checked). */
+  format: TextForm;
   /** The header-line verdict, for session JSONL (null for forms without a header line). */
   header: HeaderLineResult | null;
   /** The raw fold's verdicts. */

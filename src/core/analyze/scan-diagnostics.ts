@@ -2,7 +2,7 @@
  * Diagnostics about the text of a session rather than its events: the header line (loader view)
  * and what upstream's line scanner would make of damage (torn tail or fatal).
  */
-import { checkHeaderLine } from '../checks/header';
+import type { HeaderLineResult } from '../checks/header';
 import type { JsonlScanner, TextSession } from '../decode/jsonl';
 import type { Diagnostic } from '../model';
 import { bomDiagnostic } from '../decode/bom';
@@ -14,10 +14,17 @@ export const RPC_CONTEXT_RULE = 'decode/rpc-notification';
 const ZSTD_TORN_RECORD = 'corrupt Zstandard session log: complete frame contains a torn JSONL record';
 
 /**
+ * @param header the header-line verdict for session JSONL, checked once when the session was
+ *   found (null for the other text forms)
  * @param zstdTornRecord for Zstandard input: whether damage sits inside complete frames (null
  *   for other inputs)
  */
-export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, zstdTornRecord: boolean | null): Diagnostic[] {
+export function diagnosticsForScan(
+  scanner: JsonlScanner,
+  session: TextSession,
+  header: HeaderLineResult | null,
+  zstdTornRecord: boolean | null,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (scanner.bom) out.push(bomDiagnostic());
   if (session.format === 'stream-json') return out;
@@ -34,9 +41,8 @@ export function diagnosticsForScan(scanner: JsonlScanner, session: TextSession, 
       line: 1,
       message: 'the log has no session header: its first line is an event (not an upstream artifact; folded anyway)',
     });
-  } else {
-    const hasLf = scanner.committedBytes > 0;
-    out.push(...checkHeaderLine(scanner.firstLine, hasLf).findings);
+  } else if (header !== null) {
+    out.push(...header.findings);
   }
   const loader = scanner.loader;
   const headerOffset = scanner.headerLine;

@@ -20,9 +20,11 @@ import type {
   EventLog,
   EventOrigin,
   Replacement,
+  SessionForm,
   SessionFormat,
   SurfaceErrorInfo,
 } from '../model';
+import { formatLabel } from '../model';
 import type { CitedBy, EventColumns } from './columns';
 import { buildCitedBy, ColumnsBuilder } from './columns';
 
@@ -30,7 +32,10 @@ import { buildCitedBy, ColumnsBuilder } from './columns';
 export interface SessionAnalysis {
   /** Display path (`file`, or `archive.zip!member`). */
   path: string;
+  /** The form's label ({@link formatLabel}). */
   format: SessionFormat;
+  /** How it was stored: container and text form. */
+  form: SessionForm;
   header: Record<string, unknown> | null;
   sessionId: string | null;
   parentSession: string | null;
@@ -59,7 +64,7 @@ export interface SessionAnalysis {
 /** Options for {@link SessionAnalyzer}. */
 export interface AnalyzerOptions {
   path: string;
-  format: SessionFormat;
+  form: SessionForm;
   header: Record<string, unknown> | null;
   log: EventLog;
   /** Seq of the first event; `null` takes it from the first event (stream-json windows). */
@@ -227,7 +232,8 @@ export class SessionAnalyzer implements TextEventSink {
     const baseSeq = this.baseSeq;
     return {
       path: this.options.path,
-      format: this.options.format,
+      format: formatLabel(this.options.form),
+      form: this.options.form,
       header,
       sessionId: str(header?.id),
       parentSession: str(header?.parentSession),

@@ -6,7 +6,7 @@
  * is alive. Alongside the fold-input decoding it tracks the upstream loader's view of the same
  * lines (torn tail vs fatal damage), which only ever becomes diagnostics.
  */
-import type { DecodeErrorInfo, EventOrigin, EventSink, SessionFormat } from '../model';
+import type { DecodeErrorInfo, EventOrigin, EventSink, TextForm } from '../model';
 import type { ByteBuffer } from '../util/grow';
 import { LineLog, RowKind } from './line-log';
 import { expandPackedRow, isPackedRow, PackedMembers, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
@@ -17,11 +17,16 @@ import { isJsonRpcNotification, rpcContextNote, rpcSessionEvent } from './jsonrp
 
 /** A session found in the text. */
 export interface TextSession {
-  format: SessionFormat;
+  format: TextForm;
   /** The parsed header record (session JSONL), else null. */
   header: Record<string, unknown> | null;
   /** stream-json and JSON-RPC captures: the `sessionId` the events were grouped by. */
   streamSessionId: string | null;
+  /**
+   * The text's first line (the header candidate) when the session was found, or null when
+   * there was no line yet. Sessions are found on a committed line, so the first line is final.
+   */
+  firstLine: string | null;
   log: LineLog;
   sink: TextEventSink;
 }
@@ -98,7 +103,7 @@ export class JsonlScanner {
   /** The fold-input decode error (first unparsable line or malformed row), if any. */
   decodeError: DecodeErrorInfo | null = null;
   /** Format decided from the first line. */
-  format: SessionFormat = 'jsonl';
+  format: TextForm = 'jsonl';
   /** Whether the text started with a UTF-8 byte-order mark, dropped before decoding (log-format.md §1.1). */
   bom = false;
   /**
@@ -228,9 +233,9 @@ export class JsonlScanner {
     return this.headerLineNo;
   }
 
-  private ensurePrimary(format: SessionFormat, header: Record<string, unknown> | null): TextSession {
+  private ensurePrimary(format: TextForm, header: Record<string, unknown> | null): TextSession {
     if (!this.primary) {
-      const base = { format, header, streamSessionId: null, log: new LineLog(this.text) };
+      const base = { format, header, streamSessionId: null, firstLine: this.firstLine, log: new LineLog(this.text) };
       this.primary = { ...base, sink: this.makeSink(base) };
       this.order.push(this.primary);
       this.format = format;
@@ -241,7 +246,7 @@ export class JsonlScanner {
   private streamSession(id: string, format: 'stream-json' | 'jsonrpc'): TextSession {
     let session = this.streams.get(id);
     if (!session) {
-      const base = { format, header: null, streamSessionId: id, log: new LineLog(this.text) };
+      const base = { format, header: null, streamSessionId: id, firstLine: this.firstLine, log: new LineLog(this.text) };
       session = { ...base, sink: this.makeSink(base) };
       this.streams.set(id, session);
       this.order.push(session);

@@ -2,6 +2,7 @@
 import { useAppStore } from '../../store/react';
 import { selectLoad, selectSession, selectTheme } from '../../store/selectors';
 import { DemoMenu } from './demos/DemoMenu';
+import { LiveControl } from './follow/LiveControl';
 import { OpenLogInput } from './start/OpenLogInput';
 import { plural } from '../format';
 
@@ -26,6 +27,7 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
           </span>
         </span>
       ) : null}
+      {load ? <LiveControl /> : null}
       <span className="appbar-spacer" />
       {storeMode && (load || !showingSessions) ? (
         <button type="button" aria-pressed={showingSessions} onClick={() => showSessions(!showingSessions)}>

@@ -108,7 +108,7 @@ describe('project fixtures', () => {
   }
 });
 
-describe(`shared fixtures and vectors${SHARED_NOTE}`, () => {
+describe.skipIf(!HAS_SHARED)(`shared fixtures and vectors${SHARED_NOTE}`, () => {
   const dirs = HAS_SHARED ? [UPSTREAM_FIXTURES, PACKAGED_FIXTURES, SPEC_VECTORS] : [];
   // A suite without tests is an error: the skip is said as a skipped test.
   if (!HAS_SHARED) it.skip('upstream recordings, packaged fixtures and spec vectors', () => {});
