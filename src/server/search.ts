@@ -74,8 +74,8 @@ function indexWords(query: Query): string[] {
   const words: string[] = [];
   for (const term of query.terms) {
     if (term.negate || (term.kind !== 'word' && term.kind !== 'phrase')) continue;
-    // Only whole words: "TypeError:" is looked up as "typeerror"; punctuation-only terms are not.
-    for (const w of term.value.split(/[^\p{L}\p{N}_]+/u)) if (w !== '') words.push(w.toLowerCase());
+    // Split as the index splits its text ("read_file" is "read" and "file"); punctuation-only terms add nothing.
+    for (const w of defaultTokenize(term.value)) if (w !== '') words.push(w.toLowerCase());
   }
   return words;
 }

@@ -58,6 +58,15 @@ describe('store-wide search', () => {
       expect([none.candidates, none.scanned, none.sessions.length]).toEqual([0, 0, 0]);
     }
     expect((await ask('type:compaction/')).candidates).toBeLessThanOrEqual(4);
+    // Narrowed by the index or read whole, whole words and fields give the same sessions.
+    const scanner = new StoreSearch({ store: server.store, fs: nodeFs, cacheDir: null, pause: () => new Promise(() => {}) });
+    void scanner.start();
+    await until(() => scanner.progress().indexed >= 1 || null, 8000, 'the scanner to start');
+    for (const q of ['parser', 'file_path', 'type:tool/call', 'tool:read', 'is:error', 'is:compaction -parser']) {
+      const [indexed, read] = [await ask(q), await scanner.search(q)];
+      expect(indexed.candidates, q).toBeLessThanOrEqual(read.candidates);
+      expect(indexed.sessions.map((x) => [x.sessionId, x.total]).sort(), q).toEqual(read.sessions.map((x) => [x.sessionId, x.total]).sort());
+    }
     // A refused query says what and where, and reads nothing.
     const bad = await ask('tool:"open');
     expect(bad.error).toMatchObject({ start: 5 });
