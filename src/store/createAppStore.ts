@@ -18,6 +18,7 @@ import { createFilterSlice } from './slices/filter';
 import { createLoadSlice } from './slices/load';
 import { createPlaygroundSlice } from './slices/playground';
 import { createSessionsSlice } from './slices/sessions';
+import { createStoreSearchSlice } from './slices/storeSearch';
 import { createPrefsSlice, mergePrefs, partializePrefs } from './slices/prefs';
 import type { PersistedPrefs } from './slices/prefs';
 import { createViewSlice } from './slices/view';
@@ -90,6 +91,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createExportSlice(ctx)(...a),
         ...createPlaygroundSlice(ctx)(...a),
         ...createSessionsSlice(ctx)(...a),
+        ...createStoreSearchSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,
