@@ -19,6 +19,7 @@ import { createFollowSlice } from './slices/follow';
 import { createLoadSlice } from './slices/load';
 import { createPlaygroundSlice } from './slices/playground';
 import { createSessionsSlice } from './slices/sessions';
+import { createStoreSearchSlice } from './slices/storeSearch';
 import { createPrefsSlice, mergePrefs, partializePrefs } from './slices/prefs';
 import type { PersistedPrefs } from './slices/prefs';
 import { createViewSlice } from './slices/view';
@@ -92,6 +93,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createExportSlice(ctx)(...a),
         ...createPlaygroundSlice(ctx)(...a),
         ...createSessionsSlice(ctx)(...a),
+        ...createStoreSearchSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,

@@ -17,7 +17,7 @@ import type {
   ProgressEvent,
   RowFilter,
 } from '../protocol/protocol';
-import type { StoreDetails, StoreListing } from '../protocol/store-api';
+import type { StoreDetails, StoreListing, StoreSearchAnswer } from '../protocol/store-api';
 import type { ResolvedDeps } from './deps';
 
 /** A file that can be read again as it is now (a File System Access handle). */
@@ -278,6 +278,19 @@ export interface FollowSlice {
   followRefusal(): string | null;
 }
 
+/** "Search all sessions" of `surface-lens view` (see slices/storeSearch.ts). */
+export interface StoreSearchSlice {
+  storeSearch: {
+    text: string;
+    status: 'idle' | 'searching' | 'done' | 'error';
+    answer: StoreSearchAnswer | null;
+    /** Why the server could not answer (a refused query comes in `answer.error`). */
+    error: string | null;
+  };
+  /** Asks the local server; an empty text clears the results. */
+  searchStore(text: string): Promise<void>;
+}
+
 export type AppState = LoadSlice &
   FollowSlice &
   CursorSlice &
@@ -288,7 +301,8 @@ export type AppState = LoadSlice &
   DemoSlice &
   ExportSlice &
   PlaygroundSlice &
-  SessionsSlice;
+  SessionsSlice &
+  StoreSearchSlice;
 
 /** An app store (see `createAppStore`). */
 export type AppStoreApi = StoreApi<AppState> & {
