@@ -78,7 +78,12 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
     }
   }
 
-  const data = useTimelineData(range, step);
+  // Until the list has scrolled to a revealed row, it keeps reporting its old scroll position;
+  // fetching that range would never load the target, so the reveal's rows are fetched instead.
+  const [scrolledTo, setScrolledTo] = useState<Reveal | null>(null);
+  const revealPending = reveal !== null && scrolledTo !== reveal;
+  const fetchRange = revealPending ? { first: Math.max(0, reveal.row - REVEAL_HALF), last: reveal.row + REVEAL_HALF } : range;
+  const data = useTimelineData(fetchRange, step);
   const highlight = useAppStore(selectHighlight);
   const select = useAppStore((s) => s.select);
   const goTo = useAppStore((s) => s.goTo);
@@ -97,13 +102,12 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   const total = data.total ?? 0;
   // Scroll once the rows around the target have arrived: the jump and the rows then land in one
   // commit, instead of placeholders first and the rows a frame later.
-  const revealed = useRef<Reveal | null>(null);
   const targetLoaded = reveal !== null && data.rowAt(reveal.row) !== null;
   useEffect(() => {
-    if (!reveal || !targetLoaded || revealed.current === reveal || !list.current || total === 0) return;
-    revealed.current = reveal;
+    if (!reveal || !targetLoaded || !revealPending || !list.current || total === 0) return;
     list.current.scrollToIndex(reveal.row, 'center');
-  }, [reveal, targetLoaded, total]);
+    setScrolledTo(reveal);
+  }, [reveal, targetLoaded, revealPending, total]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = selectedRow ?? -1;
