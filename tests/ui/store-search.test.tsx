@@ -18,27 +18,12 @@ import { App } from '../../src/ui/App';
 import { createEngine } from '../../src/worker/engine';
 import { FakeLocation, FakeScheduler } from '../store/helpers';
 import { renderWith } from './harness';
+import { storeRow } from '../support/store-rows';
 
 const NOW = Date.now();
 const SOON = { timeout: 5000 };
 
-const row = (id: string, modifiedAt: number): StoreSessionRow => ({
-  id,
-  sessionId: `session-${id}`,
-  cwd: '/home/dev/alpha',
-  projectDir: '--home-dev-alpha--',
-  fileName: 'session.jsonl',
-  format: 'jsonl',
-  size: 4096,
-  createdAt: NOW - 3_600_000,
-  modifiedAt,
-  parentSession: null,
-  origin: null,
-  delegationDepth: 0,
-  seedLength: null,
-  state: 'ok',
-  reason: null,
-});
+const row = (id: string, modifiedAt: number): StoreSessionRow => storeRow(id, { createdAt: NOW - 3_600_000, modifiedAt });
 
 const LISTING: StoreListing = { roots: ['/home/dev/.dsh/sessions'], skipped: [], sessions: [row('a1', NOW - 1000), row('b1', NOW - 9000)] };
 const TITLES: Record<string, string> = { a1: 'Why the sky is blue', b1: 'Other work' };
