@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
+import { followServer } from './tests/support/follow-server';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
-  plugins: [react()],
+  // The follow server only answers under /__follow/ (browser tests of live follow).
+  plugins: [react(), followServer()],
   worker: { format: 'es' },
   server: { fs: { allow: ['..'] } },
   // Pre-bundle every dependency the browser tests reach, so a cold cache (a fresh clone in CI)

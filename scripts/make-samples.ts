@@ -10,6 +10,7 @@ import { zipSync } from 'fflate';
 import { generateLog, generateText } from '../src/core/gen/generate';
 import type { GenOptions } from '../src/core/gen/generate';
 import { teachingSession } from '../src/core/gen/script';
+import { projectSnapshot, toJsonArrayWithHeader, toJsonRpcNotifications, withByteOrderMark } from '../src/core/gen/forms';
 import { zstdFrames } from '../tests/support/zstd-frames';
 import { writeSampleStore } from './sample-store';
 
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
     `${JSON.stringify(
       [
         { name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'Two short turns: a tool call, a tool-result prune, then a compaction that shadows the prune (about 50 events).' },
-        { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'A busy turn with three compactions, two of them nested, a failed one and four prunes (about 600 events).' },
+        { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'A busy turn with 4 compaction summaries (later ones shadowing earlier ones), 1 failed compaction and 4 tool-result prunes (729 events).' },
         { name: 'large', file: 'large.jsonl.zstd', title: 'Large log (Zstandard)', description: '200,000 events in a multi-frame session.jsonl.zstd.' },
       ],
       null,
@@ -86,6 +87,16 @@ async function main(): Promise<void> {
     ),
   );
   await writeSampleStore('sample-store');
+  // The other text forms of one log (packed rows included): each must fold like the original.
+  const forms = join(fixtures, 'forms');
+  mkdirSync(forms, { recursive: true });
+  const nested = generateText(NESTED);
+  writeFileSync(join(forms, 'nested.jsonl'), nested);
+  writeFileSync(join(forms, 'nested.projected.jsonl'), projectSnapshot(nested));
+  writeFileSync(join(forms, 'nested.notifications.jsonl'), toJsonRpcNotifications(nested));
+  writeFileSync(join(forms, 'nested.bom.jsonl'), withByteOrderMark(nested));
+  writeFileSync(join(forms, 'nested.array.json'), toJsonArrayWithHeader(nested));
+  writeFileSync(join(forms, 'teaching.bom.array.json'), withByteOrderMark(toJsonArrayWithHeader(teaching)));
 }
 
 void main();

@@ -51,7 +51,14 @@ const sample = params.get('sample');
 const demo = params.get('demo');
 // Served by `surface-lens view`: the store's listing answers, and the Sessions view shows it.
 const storeProbe = url || sample || demo ? Promise.resolve(false) : store.getState().initStore();
-if (url) void store.getState().openSource({ kind: 'url', url });
-else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });
+// `&follow` keeps looking at the URL while it grows (Range requests; see the follow slice).
+if (url) {
+  void store
+    .getState()
+    .openSource({ kind: 'url', url })
+    .then(() => {
+      if (params.has('follow') && store.getState().status === 'ready') store.getState().startFollow();
+    });
+} else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });
 else if (demo) void store.getState().openDemo(demo);
 void storeProbe;

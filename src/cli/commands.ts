@@ -3,6 +3,7 @@
  */
 import type { CliCommand } from './command';
 import { checkCommand } from './commands/check';
+import { COMPARE_USAGE, runCompare } from './compare';
 import { GREP_USAGE, runGrep } from './grep';
 import { VIEW_USAGE, runView } from './view';
 
@@ -20,4 +21,11 @@ const viewCommand: CliCommand = {
   run: (argv, io) => runView(argv, io),
 };
 
-export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand, viewCommand];
+const compareCommand: CliCommand = {
+  name: 'compare',
+  summary: 'compare two sessions: common prefix, divergence, model views and per-request deltas',
+  help: COMPARE_USAGE,
+  run: runCompare,
+};
+
+export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand, compareCommand, viewCommand];

@@ -8,11 +8,12 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { resolveSessionRoot } from '../node/store';
 import { startViewServer } from '../server/server';
 import type { ViewServer } from '../server/server';
 import type { CliIo } from './run';
 
-export const VIEW_USAGE = `usage: surface-lens view [PATH...] [--port N] [--host H] [--no-open]
+export const VIEW_USAGE = `usage: surface-lens view [PATH...] [--port N] [--host H] [--no-open] [--cache-dir DIR]
 
 Serve the app over a dsh session store on a local server and open it in the browser.
 PATH is a session root, a project directory, a session directory, a log file or an export
@@ -23,10 +24,18 @@ ZIP; without one, the root is $DSH_SESSION_ROOT, else $DSH_HOME/sessions, else ~
                 token can read the sessions)
   --no-open     do not open a browser
   --or-sample   without PATH and without a store, serve the bundled sample store
+  --cache-dir DIR  keep the search index in DIR (default: $XDG_CACHE_HOME/surface-lens, else
+                ~/.cache/surface-lens); never inside the store; rebuilt when missing
   --help        show this help
 
 Read-only: nothing under the store is created, written, locked or deleted.
 `;
+
+/** Where the search index is kept without `--cache-dir`: the user's cache folder, not the store. */
+export function defaultCacheDir(env: Record<string, string | undefined>, home: string): string {
+  const xdg = env.XDG_CACHE_HOME;
+  return xdg && xdg.startsWith('/') ? join(xdg, 'surface-lens') : join(home, '.cache', 'surface-lens');
+}
 
 /** The folder holding `package.json` of this project (from src/cli or from dist-cli). */
 function projectDir(): string {
@@ -38,11 +47,9 @@ function projectDir(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..');
 }
 
-/** The session root of session-store.md §1 when no PATH is given. */
+/** The session root of session-store.md §1 when no PATH is given (the store walker's rule). */
 export function defaultRoot(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
-  if (env.DSH_SESSION_ROOT) return resolve(env.DSH_SESSION_ROOT);
-  if (env.DSH_HOME) return resolve(env.DSH_HOME, 'sessions');
-  return join(home, '.dsh', 'sessions');
+  return resolveSessionRoot(undefined, { env, home }).path;
 }
 
 const isDirectory = (path: string): boolean => {
@@ -102,6 +109,7 @@ export async function runView(argv: readonly string[], io: CliIo, deps: ViewDeps
         host: { type: 'string' },
         'no-open': { type: 'boolean' },
         'or-sample': { type: 'boolean' },
+        'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -153,6 +161,7 @@ export async function runView(argv: readonly string[], io: CliIo, deps: ViewDeps
       host,
       ...(port === undefined ? {} : { port }),
       ...(deps.defaultPort === undefined ? {} : { defaultPort: deps.defaultPort }),
+      cacheDir: values['cache-dir'] !== undefined ? resolve(values['cache-dir']) : defaultCacheDir(deps.env ?? process.env, deps.home ?? homedir()),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -12,6 +12,7 @@ import type { CoreClient } from './CoreClient';
 const refusals: Partial<Record<CoreMethod, () => Promise<never> | Promise<void>>> = {
   open: () => Promise.reject(new Error('The playground does not open files; open them in the main view.')),
   cancel: () => Promise.resolve(),
+  grow: () => Promise.reject(new Error('The playground does not follow a file.')),
 };
 
 export function createSharedClient(client: CoreClient): CoreClient {

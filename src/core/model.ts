@@ -12,8 +12,30 @@ export type SessionFormat =
   | 'jsonl-zstd'
   | 'jsonl-gzip'
   | 'stream-json'
+  | 'jsonrpc'
   | 'json-array'
   | 'headerless-jsonl';
+
+/** The text forms inside any container (log-format.md §1.1 rows 4–8). */
+export type TextForm = 'jsonl' | 'headerless-jsonl' | 'stream-json' | 'jsonrpc' | 'json-array';
+
+/** The container an input's text came out of; `none` for plain text. */
+export type ContainerForm = 'none' | 'gzip' | 'zstd';
+
+/** How a session was stored: its container and the text form inside it (a gzipped stream-json keeps both). */
+export interface SessionForm {
+  container: ContainerForm;
+  text: TextForm;
+}
+
+/**
+ * The form's one-word label (`SessionAnalysis.format`, shown and reported): session JSONL names
+ * its container (`jsonl-zstd`, `jsonl-gzip`); the other text forms are named by the text alone.
+ */
+export function formatLabel(form: SessionForm): SessionFormat {
+  if (form.text === 'jsonl' && form.container !== 'none') return form.container === 'zstd' ? 'jsonl-zstd' : 'jsonl-gzip';
+  return form.text;
+}
 
 /** Severity of a diagnostic. Only `error` makes the CLI exit non-zero. */
 export type Severity = 'error' | 'warning' | 'info';
@@ -55,7 +77,10 @@ export interface FoldResult {
 export interface SurfaceErrorInfo {
   /** Index of the refused event in the decoded array. */
   index: number;
-  /** The refused event's `seq` as it appeared (may be missing or not a number). */
+  /**
+   * The refused event's own `seq` as decoded (surface.md §4: it may be a string or another
+   * non-number), or null when it has none: never undefined, so a JSON record always carries it.
+   */
   seq: unknown;
   /** 1-based line of the event in the logical text, or null. */
   line: number | null;

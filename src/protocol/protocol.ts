@@ -14,6 +14,9 @@ import type {
   SurfaceErrorInfo,
 } from '../core/model';
 import type { Family } from '../core/analyze/family';
+import type { CompactionLoss } from '../core/analysis/loss';
+import type { PrefixBreak } from '../core/analysis/requests';
+import type { TurnUsage, UsageTotals } from '../core/analysis/usage';
 
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
@@ -55,6 +58,41 @@ export interface LoadOptions {
   hostHeapLimitBytes?: number;
 }
 
+/**
+ * Where the open session's new bytes come from (see {@link CoreApi.grow}). The engine reads only
+ * what the source gained: a range request for a URL, a slice past the known size for a file.
+ */
+export type GrowRequest =
+  /** The URL the session was opened from, asked again with `Range: bytes=<size>-`. */
+  | { kind: 'url' }
+  /** The picked file as it is now (a handle's `getFile()`): only its new bytes are read. */
+  | { kind: 'file'; file: Blob }
+  /** Bytes a host read itself: those after the known size, or (`whole`) the whole content. */
+  | { kind: 'bytes'; buffer: ArrayBuffer; whole: boolean };
+
+/** What one look at the open session's source did (see {@link CoreApi.grow}). */
+export interface GrowResult {
+  /**
+   * `appended`: complete lines or frames arrived; `pending`: bytes arrived, nothing complete
+   * yet; `unchanged`; `reread`: the source shrank or its start changed and it was read again
+   * from the start; `stopped`: damage in the appended part ended the following.
+   */
+  kind: 'appended' | 'pending' | 'unchanged' | 'reread' | 'stopped';
+  /** Events gained (after a re-read: all of them). */
+  newEvents: number;
+  /** Source bytes held, and of them complete. */
+  size: number;
+  committed: number;
+  /** What to tell the user (a re-read, a stop, a server without range support), else null. */
+  note: string | null;
+  /** False once following has ended (damage); later calls change nothing. */
+  following: boolean;
+  /** The load as it is now when it changed (a new `loadId`: views refetch), else null. */
+  summary: LoadSummary | null;
+  /** Engine time of this look: a follower waits at least about twice that before the next. */
+  elapsedMs: number;
+}
+
 /** Load progress, sent while decoding. */
 export interface ProgressEvent {
   loadId: number;
@@ -64,10 +102,18 @@ export interface ProgressEvent {
   events: number;
   /** Milliseconds since the load started. */
   elapsedMs: number;
+  /**
+   * Sent once, early in a large load of session text: the load so far (its first complete lines
+   * or frames), which every query answers on until the load ends and its own summary replaces it.
+   */
+  preview?: LoadSummary;
 }
 
 export { FAMILIES } from '../core/analyze/family';
 export { TOKEN_METHOD, estimateTokens } from '../core/analyze/tokens';
+import type { LoaderVerdict } from '../core/analyze/loader-verdict';
+import type { TimeFacts } from '../core/analyze/time';
+export type { LoaderVerdict, TimeFacts };
 export { REPLACEMENT_KIND_LABEL } from '../core/analyze/labels';
 export type { Family } from '../core/analyze/family';
 
@@ -96,6 +142,10 @@ export interface SessionSummary {
   accepted: number;
   surfaceError: SurfaceErrorInfo | null;
   decodeError: DecodeErrorInfo | null;
+  /** How the session's times read (clock, synthetic, absent), its earliest time, out-of-order count. */
+  time: TimeFacts;
+  /** What dsh's own loader would do with the log (refuse, truncate, repair), or null: it loads as is. */
+  loaderVerdict: LoaderVerdict | null;
   diagnosticCounts: Record<Severity, number>;
   /** Final state after `accepted` events. */
   nodes: number;
@@ -143,8 +193,16 @@ export interface RowFilter {
 export interface TimelineRow {
   /** Index in the session's event array. */
   index: number;
+  /** The event's place as a seq (`baseSeq + index`): what selection and links use. */
   seq: number;
+  /**
+   * What the SEQ column shows: the event's own `seq` as written, or `—` when it has none; it
+   * differs from `seq` only for an event the fold refuses for it.
+   */
+  seqLabel: string;
   time: number | null;
+  /** True when this event's time is earlier than an event before it (the clock stepped back). */
+  timeBack: boolean;
   type: string;
   family: Family;
   turn: number | null;
@@ -304,7 +362,7 @@ export interface SearchResult {
 }
 
 /** Where the transport can jump. */
-export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace';
+export type NavigateKind = 'next-change' | 'prev-change' | 'next-replace' | 'prev-replace' | 'next-break' | 'prev-break';
 
 /** A content block flattened to text for display (untrusted: render as text only). */
 export interface MessageBlock {
@@ -433,6 +491,34 @@ export interface ReplaceDetail {
   } | null;
   /** QA findings about this replacement. */
   findings: Diagnostic[];
+  /** The cached prefix it invalidated and the literal items it kept and dropped (docs/ANALYSIS.md). */
+  loss?: ReplaceLossInfo | null;
+}
+
+/** What a replace lost (see `CompactionLoss` in core/analysis/loss.ts). */
+export type ReplaceLossInfo = CompactionLoss;
+
+/** A model request on the context curve, at the step showing the surface it was sent. */
+export interface CurveRequest {
+  step: number;
+  seq: number;
+  turn: number | null;
+  messages: number;
+  tokens: number;
+  /** JSON characters of the messages sent, and of the prefix shared with the previous request. */
+  chars: number;
+  reusedMessages: number;
+  reusedTokens: number;
+  reusedChars: number;
+  /** Recorded cache-read tokens, when the request's usage has them. */
+  cacheRead: number | null;
+  brokenBy: PrefixBreak | null;
+}
+
+/** Recorded token usage per turn (with its steps) and in all. */
+export interface CurveUsage {
+  turns: TurnUsage[];
+  total: UsageTotals;
 }
 
 /** The context curve, bucketed for plotting. */
@@ -444,6 +530,10 @@ export interface CurveData {
   replaces: number[];
   bytesMax: number;
   tokenMethod: string;
+  /** Every model request, by step (absent where no analysis ran, e.g. the playground). */
+  requests?: CurveRequest[];
+  /** Recorded usage per turn and in all. */
+  usage?: CurveUsage;
 }
 
 /** What an export produces. */
@@ -590,6 +680,12 @@ export interface CoreApi {
   open(request: OpenRequest, onProgress: (progress: ProgressEvent) => void): Promise<LoadSummary>;
   /** Cancel the load in progress, if any (its `open` rejects with an AbortError). */
   cancel(): Promise<void>;
+  /**
+   * Look at the open session's source again and take what it gained: every query then answers
+   * on the events decoded so far. Rejects when nothing is open or the source cannot be read
+   * again (a sample, a demo, text).
+   */
+  grow(request: GrowRequest): Promise<GrowResult>;
   rows(params: RowsParams): Promise<RowWindow>;
   /** Row index of an event within the filtered rows (or of the nearest row after it). */
   rowOf(params: RowOfParams): Promise<number>;
@@ -669,6 +765,7 @@ export const CORE_METHODS = {
   hello: 'engine',
   open: 'load',
   cancel: 'load',
+  grow: 'load',
   rows: 'session',
   rowOf: 'session',
   search: 'session',

@@ -101,3 +101,33 @@ export interface StoreChange {
   /** The row now (absent for `removed`). */
   row?: StoreSessionRow;
 }
+
+/** One session's part of a store-wide search answer. Untrusted text: render as text only. */
+export interface StoreSearchSession {
+  /** The listing id (open it with `/api/store/session/ID/file`). */
+  id: string;
+  /** The session's path inside its file (an export ZIP holds several). */
+  path: string;
+  sessionId: string | null;
+  /** Matching events in this session. */
+  total: number;
+  /** The first matches: seq, type, snippet and the snippet's matched ranges. */
+  matches: Array<{ seq: number; type: string; snippet: string; marks: Array<[number, number]> }>;
+}
+
+/**
+ *   GET /api/store/search?q=QUERY → StoreSearchAnswer
+ * Sessions with matches, most recently modified first. `index` says how far the background
+ * index has got: until it is ready, every session is read.
+ */
+export interface StoreSearchAnswer {
+  /** Set when the query was refused (`[start, end)` in its text). */
+  error: { message: string; start: number; end: number } | null;
+  sessions: StoreSearchSession[];
+  /** Sessions read for this answer, and how many the index left to read. */
+  scanned: number;
+  candidates: number;
+  /** True when more sessions may match than the answer lists. */
+  more: boolean;
+  index: { ready: boolean; indexed: number; total: number };
+}

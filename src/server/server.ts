@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { RANGE_HEADERS } from '../protocol/store-api';
 import type { StoreChange } from '../protocol/store-api';
 import { SessionStore } from './listing';
+import { StoreSearch } from './search';
 import { RangeError416, readWholeRange } from './ranges';
 import { allowedHosts, cookieName, hasToken, hostAllowed, newToken, originAllowed } from './security';
 import { COMMON_HEADERS, serveStatic } from './static';
@@ -45,6 +46,8 @@ export interface ViewServerOptions {
   pollMs?: number;
   /** Disable `fs.watch` (the polling fallback alone). */
   noWatcher?: boolean;
+  /** Where the store-wide search keeps its index (outside the store); null keeps it in memory. */
+  cacheDir?: string | null;
 }
 
 /** A running server. */
@@ -55,6 +58,7 @@ export interface ViewServer {
   host: string;
   token: string;
   store: SessionStore;
+  search: StoreSearch;
   close(): Promise<void>;
 }
 
@@ -91,11 +95,14 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const token = options.token ?? newToken();
   const store = new SessionStore({ fs, paths: options.paths });
   await store.refresh();
+  const search = new StoreSearch({ store, fs, cacheDir: options.cacheDir ?? null });
+  void search.start();
   const streams = new Set<ServerResponse>();
   let port = 0;
   let allowed = new Set<string>();
 
   const push = (changes: StoreChange[]): void => {
+    search.update(changes);
     for (const change of changes) {
       const message = `event: change\ndata: ${JSON.stringify(change)}\n\n`;
       for (const stream of streams) stream.write(message);
@@ -108,6 +115,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendError(response, 405, 'The store is read-only.');
     const path = url.pathname;
     if (path === '/api/store') return sendJson(response, 200, store.current());
+    if (path === '/api/store/search') return sendJson(response, 200, await search.search(url.searchParams.get('q') ?? ''));
     if (path === '/api/store/details') {
       const ids = (url.searchParams.get('ids') ?? '').split(',').filter(Boolean).slice(0, MAX_DETAIL_IDS);
       return sendJson(response, 200, await store.detailsOf(ids));
@@ -256,9 +264,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     host,
     token,
     store,
+    search,
     close: () =>
       new Promise<void>((resolve) => {
         stopWatch();
+        search.stop();
         for (const stream of streams) stream.end();
         server.closeAllConnections();
         server.close(() => resolve());

@@ -15,9 +15,11 @@ import { applyDeepLink, createDeepLinkSlice, followLocationHash, syncDeepLinkToL
 import { createDemoSlice } from './slices/demo';
 import { createExportSlice } from './slices/exports';
 import { createFilterSlice } from './slices/filter';
+import { createFollowSlice } from './slices/follow';
 import { createLoadSlice } from './slices/load';
 import { createPlaygroundSlice } from './slices/playground';
 import { createSessionsSlice } from './slices/sessions';
+import { createStoreSearchSlice } from './slices/storeSearch';
 import { createPrefsSlice, mergePrefs, partializePrefs } from './slices/prefs';
 import type { PersistedPrefs } from './slices/prefs';
 import { createViewSlice } from './slices/view';
@@ -81,6 +83,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     persist<AppState, [], [], PersistedPrefs>(
       (...a) => ({
         ...createLoadSlice(ctx, client)(...a),
+        ...createFollowSlice(ctx)(...a),
         ...createCursorSlice(ctx)(...a),
         ...createFilterSlice(ctx)(...a),
         ...createPrefsSlice(resolved.defaultTheme)(...a),
@@ -90,6 +93,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createExportSlice(ctx)(...a),
         ...createPlaygroundSlice(ctx)(...a),
         ...createSessionsSlice(ctx)(...a),
+        ...createStoreSearchSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,

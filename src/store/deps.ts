@@ -46,6 +46,8 @@ export interface AppStoreDeps {
   location?: LocationLike;
   /** @default `setTimeout` */
   scheduler?: Scheduler;
+  /** The clock of the Live indicator. @default `Date.now` */
+  now?: () => number;
   /** Used for bundled samples only (user URLs are fetched by the engine). @default `fetch` */
   fetch?: FetchLike;
   /** URL of a file of the bundled samples. @default `samples/<file>`, relative to the page */
@@ -146,6 +148,7 @@ export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
     storage: deps.storage ?? browserStorage(),
     location: deps.location ?? browserLocation(),
     scheduler: deps.scheduler ?? browserScheduler,
+    now: deps.now ?? (() => Date.now()),
     fetch: deps.fetch ?? ((url) => globalThis.fetch(url)),
     sampleUrl: deps.sampleUrl ?? ((file) => `samples/${encodeURIComponent(file)}`),
     createClient: deps.createClient,

@@ -2,7 +2,7 @@
  * Every read of the store goes through here. Selectors return primitives or objects already in
  * the state (stable references), so components need `useShallow` only where noted.
  */
-import type { SessionSummary } from '../protocol/protocol';
+import type { SessionSummary, SurfaceErrorInfo } from '../protocol/protocol';
 import { noteIndexAt } from './slices/demo';
 import type { AppState, LoadStatus } from './types';
 
@@ -22,7 +22,11 @@ export const selectSourceName = (s: AppState) => s.sourceName;
 export const selectLoadError = (s: AppState) => s.loadError;
 export const selectEngineError = (s: AppState) => s.engineError;
 export const selectSamples = (s: AppState) => s.samples;
-export const selectIsReady = (s: AppState): boolean => s.status === 'ready' && selectSession(s) !== null;
+/**
+ * Whether the panels can show the session: once loaded, and while a large log loads, on the
+ * preview of its first lines the engine sent with the progress (the load slice sets `load` then).
+ */
+export const selectIsReady = (s: AppState): boolean => (s.status === 'ready' || s.status === 'loading') && selectSession(s) !== null;
 
 /** Identifies what the engine currently holds for the views: refetch when it changes. */
 export const selectSessionKey = (s: AppState): string =>
@@ -82,7 +86,7 @@ export const selectSessionErrorText = (s: AppState): string | null => {
   const surface = session.surfaceError;
   if (surface) {
     const line = surface.line === null ? '' : `, line ${surface.line}`;
-    return `Surface error at seq ${formatSeqValue(surface.seq)}${line}: ${surface.message}`;
+    return `Surface error at ${surfaceErrorPlace(surface)}${line}: ${surface.message}`;
   }
   const decode = session.decodeError;
   if (decode) {
@@ -106,16 +110,62 @@ export const selectStatusText = (s: AppState): string => {
       return `Could not open ${s.sourceName ?? 'the log'}: ${s.loadError ?? 'unknown error'}`;
     case 'ready': {
       const error = selectSessionErrorText(s);
-      const loaded = `Loaded ${selectTotalEvents(s)} events`;
+      // The counts are the open session's, as the header's are; a file of several says so.
+      const sessions = s.load?.sessions.length ?? 0;
+      const own = selectSession(s)?.events ?? 0;
+      const loaded =
+        sessions > 1
+          ? `Loaded ${countOf(own, 'event')} in session ${s.session + 1} of ${sessions} (${countOf(selectTotalEvents(s), 'event')} in the file)`
+          : `Loaded ${countOf(own, 'event')}`;
       return error ? `${loaded}. ${error}` : `${loaded}.`;
     }
   }
 };
 
+const integer = new Intl.NumberFormat('en-US');
+
+/** `1 event`, `1,000,431 events`. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${integer.format(n)} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Where a surface error is, for a person: `seq 87` when the refused event has a number for a
+ * seq, else its position and what its seq field holds (never "seq undefined").
+ */
+export function surfaceErrorPlace(error: Pick<SurfaceErrorInfo, 'seq' | 'index'>): string {
+  if (typeof error.seq === 'number') return `seq ${error.seq}`;
+  const held = error.seq === null ? 'it has no seq' : `its seq is ${formatSeqValue(error.seq)}, not a number`;
+  return `the event at position ${integer.format(error.index)} (${held})`;
+}
+
+/** What stays usable before a surface error, as a sentence. */
+export function acceptedPrefixText(accepted: number): string {
+  if (accepted === 0) return 'No event before it was accepted: the log is still shown, with nothing on the surface.';
+  return `The ${countOf(accepted, 'event')} before it stay${accepted === 1 ? 's' : ''} fully navigable.`;
+}
+
+/**
+ * The page title: `file — Surface Lens`, with the session's path inside an archive (or its id
+ * for a stream) when the file holds several sessions.
+ */
+export const selectPageTitle = (s: AppState): string => {
+  const name = s.load?.file ?? (s.status === 'loading' ? s.sourceName : null);
+  if (!name) return 'Surface Lens';
+  const sessions = s.load?.sessions ?? [];
+  const session = sessions[s.session];
+  let inner: string | null = null;
+  if (session && sessions.length > 1) {
+    const { path } = session;
+    inner = path.includes('!') ? path.slice(path.indexOf('!') + 1) : path.includes('#') ? path.slice(path.indexOf('#') + 1) : session.sessionId;
+  }
+  return `${inner ? `${name} · ${inner}` : name} — Surface Lens`;
+};
+
 /** A seq as the engine reported it (may be a non-number for a refused event). */
 export function formatSeqValue(seq: unknown): string {
   if (typeof seq === 'number') return String(seq);
-  if (seq === undefined) return 'undefined';
+  if (seq === undefined || seq === null) return 'none';
   return JSON.stringify(seq) ?? String(seq);
 }
 

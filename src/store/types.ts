@@ -17,12 +17,18 @@ import type {
   ProgressEvent,
   RowFilter,
 } from '../protocol/protocol';
-import type { StoreDetails, StoreListing } from '../protocol/store-api';
+import type { StoreDetails, StoreListing, StoreSearchAnswer } from '../protocol/store-api';
 import type { ResolvedDeps } from './deps';
+
+/** A file that can be read again as it is now (a File System Access handle). */
+export interface FileHandleLike {
+  getFile(): Promise<Blob>;
+}
 
 /** What the user asked to open. A `File` is a `Blob` with a name; it stays on disk. */
 export type LoadSource =
-  | { kind: 'file'; file: Blob; name: string }
+  /** With `handle` (a picked file in Chromium), the file can be followed. */
+  | { kind: 'file'; file: Blob; name: string; handle?: FileHandleLike }
   | { kind: 'text'; name: string; text: string }
   | { kind: 'url'; url: string }
   | { kind: 'sample'; name: string }
@@ -127,12 +133,18 @@ export interface FilterSlice {
 
 export type Theme = 'light' | 'dark';
 
+/** See {@link PrefsSlice.timeMode}. */
+export type TimeMode = 'elapsed' | 'clock';
+
 export interface PrefsSlice {
   theme: Theme;
   /** Pane sizes by split id, as fractions of the split. */
   paneSizes: Record<string, number[]>;
   /** Playback speed in steps per second. */
   speed: number;
+  /** How the timeline shows times: elapsed from the earliest event, or local wall-clock time. */
+  timeMode: TimeMode;
+  setTimeMode(mode: TimeMode): void;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
   setPaneSizes(id: string, sizes: number[]): void;
@@ -242,7 +254,45 @@ export interface SessionsSlice {
   disposeStore(): void;
 }
 
+/** Live follow of the open source (see the follow slice). */
+export interface LiveState {
+  /** Looking at the source again about once a second (backing off while it does not change). */
+  active: boolean;
+  /** When the last change arrived (ms since the epoch), or null before any. */
+  lastAppendAt: number | null;
+  /** What the last look said (a re-read from the start, a server without ranges, a stop). */
+  note: string | null;
+  /** Why following is not possible, or why the last look failed. */
+  error: string | null;
+  /** Said to screen readers: a new replace arrived. */
+  announce: string | null;
+}
+
+export interface FollowSlice {
+  /** Null until following is asked for; reset by every open. */
+  live: LiveState | null;
+  /** Follow the open source (a URL, or a file picked with a handle); says why when it cannot. */
+  startFollow(): void;
+  stopFollow(): void;
+  /** Why the open source cannot be followed here, or null when it can. */
+  followRefusal(): string | null;
+}
+
+/** "Search all sessions" of `surface-lens view` (see slices/storeSearch.ts). */
+export interface StoreSearchSlice {
+  storeSearch: {
+    text: string;
+    status: 'idle' | 'searching' | 'done' | 'error';
+    answer: StoreSearchAnswer | null;
+    /** Why the server could not answer (a refused query comes in `answer.error`). */
+    error: string | null;
+  };
+  /** Asks the local server; an empty text clears the results. */
+  searchStore(text: string): Promise<void>;
+}
+
 export type AppState = LoadSlice &
+  FollowSlice &
   CursorSlice &
   FilterSlice &
   PrefsSlice &
@@ -251,7 +301,8 @@ export type AppState = LoadSlice &
   DemoSlice &
   ExportSlice &
   PlaygroundSlice &
-  SessionsSlice;
+  SessionsSlice &
+  StoreSearchSlice;
 
 /** An app store (see `createAppStore`). */
 export type AppStoreApi = StoreApi<AppState> & {

@@ -5,11 +5,13 @@ import { selectLoad, selectStatus, selectView } from '../store/selectors';
 import { useFileDrop } from './hooks/useFileDrop';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
+import { usePageTitle } from './hooks/usePageTitle';
 import { DeepLinkBanner } from './panels/DeepLinkBanner';
 import { ErrorBanner } from './panels/ErrorBanner';
 import { Header } from './panels/Header';
 import { ShortcutSheet } from './panels/ShortcutSheet';
 import { SessionsView } from './panels/sessions/SessionsView';
+import { LoadProgress } from './panels/start/LoadProgress';
 import { StartScreen } from './panels/start/StartScreen';
 import { StatusBar } from './panels/StatusBar';
 import { PlaygroundWorkspace } from './PlaygroundWorkspace';
@@ -24,6 +26,7 @@ export function App() {
   const showingSessions = useAppStore((s) => s.storeMode && s.showingSessions);
   const dragging = useFileDrop();
   useTheme();
+  usePageTitle();
   // In the playground the keyboard drives the playground's own cursor (see PlaygroundWorkspace).
   useShortcuts(openSheet, !playground);
   let body;
@@ -37,6 +40,8 @@ export function App() {
       <Header onShowShortcuts={openSheet} />
       <ErrorBanner />
       <DeepLinkBanner />
+      {/* A large log shows its first rows while it loads: the progress and Cancel stay in view. */}
+      {hasLoad && status === 'loading' && !playground ? <LoadProgress /> : null}
       <main className="main">{body}</main>
       <StatusBar />
       <ShortcutSheet open={sheetOpen} onClose={() => setSheetOpen(false)} />

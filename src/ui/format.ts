@@ -7,8 +7,9 @@ const integer = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number): string => integer.format(n);
 
 export function formatBytes(bytes: number): string {
+  // Binary units, named as such: 1 MiB is 1,048,576 bytes.
   if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
   let value = bytes / 1024;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
@@ -16,6 +17,41 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}
+
+/**
+ * Elapsed time from the session's earliest event (so never negative): `+0.250s`, `+1:02.5`,
+ * `+596:17:48` (hours are not wrapped into days, and nothing is cut: the column fits it).
+ */
+export function formatElapsed(time: number | null, origin: number | null): string {
+  if (time === null || origin === null) return '';
+  return formatRelativeTime(Math.max(time, origin), origin);
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** The local calendar date of an epoch time: `2026-08-01`. */
+export function formatLocalDate(time: number): string {
+  const d = new Date(time);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * Local wall-clock time `14:03:07.250`, preceded by the date when it differs from the previous
+ * shown time's date (or there is none), so a date is written only where it changes.
+ */
+export function formatWallClock(time: number | null, previous: number | null): string {
+  if (time === null || !Number.isFinite(time) || Math.abs(time) > 8.64e15) return '';
+  const d = new Date(time);
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+  const date = formatLocalDate(time);
+  return previous === null || !Number.isFinite(previous) || formatLocalDate(previous) !== date ? `${date} ${clock}` : clock;
+}
+
+/** The ISO 8601 form of an epoch time, for a tooltip; empty when it is not a representable time. */
+export function formatIsoTime(time: number | null): string {
+  if (time === null || !Number.isFinite(time) || Math.abs(time) > 8.64e15) return '';
+  return new Date(time).toISOString();
 }
 
 /** Time since the session's first event: `+0.250s`, `+1:02.5`, `+1:02:03`. */

@@ -2,8 +2,15 @@
  * The engine: the core behind the protocol. It owns the loaded log; the worker entry exposes it
  * over postMessage and the in-process client calls it directly.
  */
+import { loaderVerdict } from '../core/analyze/loader-verdict';
+import { timeFacts } from '../core/analyze/time';
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
+import { GrowingInput } from '../core/analyze/growing';
+import { firstNonBlankIsBracket } from '../core/analyze/pipeline';
+import { detectContainer } from '../core/decode/detect';
+import { growFromFile, growFromUrl } from './follow';
+import type { FollowFetch, SourceGrowth, UrlSource } from './follow';
 import type { LoadProgress } from '../core/model';
 import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
 import { FINGERPRINT_EDGE, fingerprint, fingerprintEdges } from '../core/util/fingerprint';
@@ -11,6 +18,8 @@ import type {
   CoreApi,
   DemoInfo,
   ExportFile,
+  GrowRequest,
+  GrowResult,
   Hello,
   PlaygroundResult,
   PlaygroundState,
@@ -30,11 +39,58 @@ import { sessionDiagnostics } from '../core/analyze/diagnostics';
 
 /** Host services the engine needs, injectable for tests. */
 export interface EngineDeps {
-  /** Fetch for `?url=` opens; only ever called for a URL the user asked for. */
-  fetch?: (url: string) => Promise<{ ok: boolean; status: number; statusText: string; arrayBuffer(): Promise<ArrayBuffer> }>;
+  /**
+   * Fetch for `?url=` opens and for following them (with `Range` and validator headers); only
+   * ever called for a URL the user asked for.
+   */
+  fetch?: FollowFetch;
   now?: () => number;
   /** Yield to the event loop between chunks so a cancel can arrive. */
   pause?: () => Promise<void>;
+}
+
+/** What `grow` needs of the open load: the request's name and fingerprint, the bytes read, the source's state. */
+interface Follow {
+  name: string;
+  print: string;
+  /** The memory limit the load was opened with; a re-read gets the same. */
+  limit: number;
+  /** The input as opened, until the first `grow` hands it to {@link Follow.input}. */
+  opened: Uint8Array | null;
+  /** The container findings of that open. */
+  findings: LoadResult['findings'];
+  input: GrowingInput | null;
+  url: UrlSource | null;
+  /** A look in progress: looks run one after another. */
+  busy: Promise<unknown>;
+}
+
+/** Inputs at least this large get a preview of their first {@link PREVIEW_BYTES} (see `ProgressEvent.preview`). */
+export const PREVIEW_MIN_INPUT = 4 << 20;
+/** What a preview is opened from: about 12,000 events of a generated log, a few tens of ms. */
+export const PREVIEW_BYTES = 1 << 20;
+
+/** The first `limit` bytes of a stream handed to `onHead` as they pass (or all of it, when shorter). */
+async function* teeHead(chunks: AsyncIterable<Uint8Array>, limit: number, onHead: (head: Uint8Array) => Promise<void>): AsyncGenerator<Uint8Array> {
+  let parts: Uint8Array[] | null = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    if (parts !== null) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        const head = new Uint8Array(size);
+        let at = 0;
+        for (const part of parts) {
+          head.set(part, at);
+          at += part.length;
+        }
+        parts = null;
+        await onHead(head.subarray(0, limit));
+      }
+    }
+    yield chunk;
+  }
 }
 
 /** {@link fingerprint} of a file, from its ends (the file need not be read whole). */
@@ -133,6 +189,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
   let loadedHandles: number[] = [];
   let loadCounter = 0;
   let active: { aborted: boolean } | null = null;
+  /**
+   * How the open load is followed; null when nothing is open, or while only a preview is (a
+   * preview cannot be followed: its load is still reading the source).
+   */
+  let follow: Follow | null = null;
 
   let playground: PlaygroundHost | null = null;
 
@@ -153,6 +214,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     return loadedHandles;
   };
 
+  const fetcher: FollowFetch = deps.fetch ?? ((url, init) => fetch(url, init));
+  /** The validators of the last URL opened (see `readRequest`). */
+  let validators = { etag: null as string | null, lastModified: null as string | null };
+
   const readRequest = async (
     request: OpenRequest,
   ): Promise<{ name: string; bytes: Uint8Array } | { name: string; file: Blob; stream: ByteStream }> => {
@@ -171,8 +236,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       case 'text':
         return { name: request.name, bytes: new TextEncoder().encode(request.text) };
       case 'url': {
-        const fetcher = deps.fetch ?? ((url: string) => fetch(url));
-        let response: Awaited<ReturnType<typeof fetcher>>;
+        let response: Awaited<ReturnType<FollowFetch>>;
         try {
           response = await fetcher(request.url);
         } catch (error) {
@@ -184,6 +248,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         }
         if (!response.ok) throw new Error(`could not fetch ${request.url}: HTTP ${response.status} ${response.statusText}`);
         const name = request.url.split(/[?#]/)[0]?.split('/').pop() || request.url;
+        // Its validators, so that following it costs a 304 while it does not change.
+        validators = { etag: response.headers?.get('ETag') ?? null, lastModified: response.headers?.get('Last-Modified') ?? null };
         return { name, bytes: new Uint8Array(await response.arrayBuffer()) };
       }
     }
@@ -204,6 +270,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       accepted: s.fold.accepted,
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
+      loaderVerdict: loaderVerdict(s.diagnostics),
+      time: timeFacts(s.columns.time, s.diagnostics),
       diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
       nodes: s.fold.nodes.length,
       replacements: s.fold.replacements.length,
@@ -212,6 +280,56 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       families: familyCounts(s),
       fingerprint: `${print}-${index}`,
     };
+  };
+
+  /** One look at the open load's source; a change replaces the load's sessions (a new load id, new handles). */
+  const growLoaded = async (current: Follow, request: GrowRequest): Promise<GrowResult> => {
+    const started = now();
+    if (current.input === null) {
+      current.input = new GrowingInput({ name: current.name, memoryLimitBytes: current.limit, memoryLimitName: "this tab's memory limit" });
+      // What was opened is what the source held then; its analysis is kept when all of it is complete.
+      const opened = loadedHandles.map((handle) => session(handle).session);
+      await current.input.adopt(current.opened ?? new Uint8Array(0), { file: current.name, bytes: current.opened?.length ?? 0, sessions: opened, findings: current.findings });
+      current.opened = null;
+    }
+    const input = current.input;
+    let looked: SourceGrowth;
+    switch (request.kind) {
+      case 'url':
+        if (current.url === null) throw new Error('this log was not opened from a URL');
+        looked = await growFromUrl(input, current.url, fetcher);
+        break;
+      case 'file':
+        looked = await growFromFile(input, request.file);
+        break;
+      case 'bytes': {
+        const bytes = new Uint8Array(request.buffer);
+        looked = { growth: request.whole ? await input.replace(bytes) : await input.append(bytes), note: null };
+        break;
+      }
+    }
+    const { growth } = looked;
+    const note = [looked.note, growth.note].filter((n) => n !== null).join('; ') || null;
+    const result: GrowResult = { ...growth, note, following: input.following, summary: null, elapsedMs: 0 };
+    const changed = growth.kind === 'appended' || growth.kind === 'reread' || (growth.kind === 'stopped' && growth.newEvents !== 0);
+    result.elapsedMs = now() - started;
+    if (!changed && growth.kind !== 'stopped') return result;
+    // Replaced only if no other load took its place meanwhile.
+    if (follow !== current) return result;
+    const analysis = await input.result();
+    if (follow !== current) return result;
+    const queries = analysis.sessions.map((s) => new QuerySession(s));
+    const handles = adoptLoad(queries);
+    result.summary = {
+      loadId: ++loadCounter,
+      file: analysis.file,
+      bytes: input.size,
+      sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, current.print)),
+      findings: analysis.findings,
+      elapsedMs: now() - started,
+    };
+    result.elapsedMs = now() - started;
+    return result;
   };
 
   /** Every per-session request, dispatched to its query code with the session it names. */
@@ -245,6 +363,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         // when the limit is worked out below: where the heap in use is known (an engine on the
         // page), it still counts the previous load until the collector runs.
         adoptLoad([]);
+        follow = null;
         const options = {
           name: input.name,
           signal,
@@ -253,21 +372,53 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           memoryLimitBytes: memoryLimitFor(request),
           memoryLimitName: "this tab's memory limit",
         };
+        /**
+         * The first complete lines or frames of a large input, opened on their own: queries
+         * answer on them (the page shows rows at once) until the whole load replaces them.
+         */
+        const preview = async (head: Uint8Array): Promise<void> => {
+          const kind = detectContainer(head.subarray(0, 4));
+          if ((kind !== 'text' && kind !== 'zstd') || (kind === 'text' && firstNonBlankIsBracket(head) !== false)) return;
+          const growing = new GrowingInput({ name: input.name, memoryLimitBytes: options.memoryLimitBytes, memoryLimitName: options.memoryLimitName });
+          await growing.append(head);
+          const early = await growing.result();
+          if (signal.aborted || early.sessions.every((s) => s.log.length === 0)) return;
+          const queries = early.sessions.map((s) => new QuerySession(s));
+          const handles = adoptLoad(queries);
+          const summary: LoadSummary = {
+            loadId: ++loadCounter,
+            file: early.file,
+            bytes: head.length,
+            sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, 'preview')),
+            findings: early.findings,
+            elapsedMs: now() - started,
+          };
+          onProgress({ loadId: id, bytes: head.length, totalBytes: null, events: summary.sessions.reduce((n, s) => n + s.events, 0), elapsedMs: now() - started, preview: summary });
+        };
         let result: LoadResult;
         let print: string;
+        let held: Uint8Array;
         if ('stream' in input) {
+          if ((input.stream.sizeHint ?? 0) >= PREVIEW_MIN_INPUT) {
+            input.stream.chunks = teeHead(input.stream.chunks, PREVIEW_BYTES, preview);
+          }
           const opened = await openStream(input.stream, options);
           result = opened.result;
+          held = opened.input;
           // From the file's ends, as for bytes held whole: a load stopped early read only a prefix.
           // A file that became unreadable meanwhile still has what was read.
           print = await fingerprintBlob(input.file).catch(() => fingerprint(opened.input));
         } else {
           print = fingerprint(input.bytes);
+          if (input.bytes.length >= PREVIEW_MIN_INPUT) await preview(input.bytes.subarray(0, PREVIEW_BYTES));
           result = await openBytes(input.bytes, options);
+          held = input.bytes;
         }
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new QuerySession(s));
         const handles = adoptLoad(queries);
+        const url: UrlSource | null = request.kind === 'url' ? { url: request.url, ...validators, ranged: true, rangeNoted: false } : null;
+        follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, findings: result.findings, input: null, url, busy: Promise.resolve() };
         return {
           loadId: id,
           file: result.file,
@@ -276,6 +427,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           findings: result.findings,
           elapsedMs: now() - started,
         };
+      } catch (error) {
+        // A preview shown while loading goes with the load (unless a newer open replaced it).
+        if (active === signal) adoptLoad([]);
+        throw error;
       } finally {
         if (active === signal) active = null;
       }
@@ -283,6 +438,14 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async cancel(): Promise<void> {
       if (active) active.aborted = true;
+    },
+
+    async grow(request: GrowRequest): Promise<GrowResult> {
+      const current = follow;
+      if (current === null) throw new Error('no log is open');
+      const look = current.busy.then(() => growLoaded(current, request));
+      current.busy = look.catch(() => {});
+      return look;
     },
 
     async demos(): Promise<DemoInfo[]> {

@@ -51,16 +51,24 @@ describe('content security policy', () => {
     expect(markup).not.toMatch(/\son[a-z]+=/i);
   });
 
-  it('fetches only where a user asks for it: a URL to open (engine), a bundled sample (store), the store API of the server that served the page (sessions)', () => {
+  it('fetches only where a user asks for it: a URL to open (engine), a bundled sample (store), the store API of the server that served the page (sessions, store search)', () => {
     const fetchers = sources(join(root, 'src'))
       .filter((path) => /\bfetch\(/.test(readFileSync(path, 'utf8')))
       .map((path) => path.slice(root.length + 1))
       .sort();
-    expect(fetchers).toEqual(['src/store/deps.ts', 'src/store/slices/load.ts', 'src/store/slices/sessions.ts', 'src/worker/engine.ts']);
-    // The sessions slice asks only its own origin's `/api/store…` paths.
-    const sessions = readFileSync(join(root, 'src/store/slices/sessions.ts'), 'utf8');
-    expect(sessions.match(/['`]\/api\/store[^'`]*['`]/g)?.length).toBeGreaterThan(0);
-    expect(sessions).not.toMatch(/https?:\/\//);
+    expect(fetchers).toEqual([
+      'src/store/deps.ts',
+      'src/store/slices/load.ts',
+      'src/store/slices/sessions.ts',
+      'src/store/slices/storeSearch.ts',
+      'src/worker/engine.ts',
+    ]);
+    // The sessions and store-search slices ask only their own origin's `/api/store…` paths.
+    for (const slice of ['src/store/slices/sessions.ts', 'src/store/slices/storeSearch.ts']) {
+      const text = readFileSync(join(root, slice), 'utf8');
+      expect(text.match(/['`]\/api\/store[^'`]*['`]/g)?.length, slice).toBeGreaterThan(0);
+      expect(text, slice).not.toMatch(/https?:\/\//);
+    }
     for (const path of sources(join(root, 'src'))) {
       const text = readFileSync(path, 'utf8');
       expect(text, path).not.toMatch(/\beval\(|new Function\(|sendBeacon|XMLHttpRequest|WebSocket\(/);

@@ -114,12 +114,12 @@ describe('the app with its engine worker', () => {
     app = await mountApp();
     await open('violation-replace.jsonl', await readFixture('tests/fixtures/violation-replace.jsonl'));
     const message = 'surface replace: sourceEventSeqs must include every shadowed surface node; missing 908';
-    await waitForStatus(new RegExp(`^Loaded 3424 events\\. Surface error at seq 1177, line 228: ${message}$`));
+    await waitForStatus(new RegExp(`^Loaded 3,424 events\\. Surface error at seq 1177, line 228: ${message}$`));
     const banner = document.querySelector('[aria-label="Surface error"]')?.textContent ?? '';
     expect(banner).toContain('Surface error at seq 1177, line 228:');
     expect(banner).toContain(message);
     expect(banner).toContain('surface/missing-shadowed-source');
-    expect(banner).toContain('The first 1,177 events stay fully navigable.');
+    expect(banner).toContain('The 1,177 events before it stay fully navigable.');
     // The cursor stops at the end of the valid prefix; stepping works both ways inside it.
     await poll(surfaceStep).toBe(1177);
     expect(button('Next step').getAttribute('aria-disabled')).toBe('true');
@@ -142,7 +142,7 @@ describe('the app with its engine worker', () => {
   it('shows where decoding stopped in a damaged file, and keeps what came before', async () => {
     app = await mountApp();
     await open('violation-unparsable.jsonl', await readFixture('tests/fixtures/violation-unparsable.jsonl'));
-    await waitForStatus(/^Loaded 1165 events\. Decoding stopped at line 216: line 216 is not valid JSON/);
+    await waitForStatus(/^Loaded 1,165 events\. Decoding stopped at line 216: line 216 is not valid JSON/);
     expect(document.querySelector('[aria-label="Decode error"]')?.textContent).toContain('Decoding stopped at line 216 (byte 86,245)');
     await poll(surfaceStep).toBe(1165);
     await press('Previous step');
@@ -155,11 +155,11 @@ describe('the app with its engine worker', () => {
     app = await mountApp({ memoryLimitBytes: 6 * 2 ** 20 });
     const bytes = new TextEncoder().encode(generateText({ seed: 5, events: 40_000 }));
     await open('big.jsonl', bytes);
-    await waitForStatus(/^Loaded \d+ events\. Decoding stopped at line \d+: stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about/);
+    await waitForStatus(/^Loaded [\d,]+ events\. Decoding stopped at line \d+: stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about/);
     const banner = document.querySelector('[aria-label="Decode error"]')?.textContent ?? '';
     expect(banner).toMatch(/^▲Decoding stopped at line (\d+) \(byte ([\d,]+)\): stopped reading big\.jsonl at byte \d+ \(line \1\)/);
     expect(banner).toMatch(/reading on would need about [\d.]+ MiB, over this tab's memory limit of 6\.0 MiB \(decode\/memory-limit\)\. Events before it are loaded\.$/);
-    const loaded = Number(/^Loaded (\d+) events/.exec(statusText())?.[1]);
+    const loaded = Number(/^Loaded ([\d,]+) events/.exec(statusText())?.[1]?.replace(/,/g, ''));
     expect(loaded).toBeGreaterThan(1000);
     // The prefix is folded and navigable.
     await poll(surfaceStep).toBe(loaded);

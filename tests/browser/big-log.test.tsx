@@ -64,8 +64,8 @@ describe('a 1,000,000-event log', () => {
   beforeAll(async () => {
     app = await mountApp();
     pick(generatedFile());
-    await vi.waitFor(() => expect(statusText()).toMatch(/^Loaded \d+ events\.$/), { timeout: 90_000, interval: 200 });
-    events = Number(/Loaded (\d+)/.exec(statusText())?.[1]);
+    await vi.waitFor(() => expect(statusText()).toMatch(/^Loaded [\d,]+ events\.$/), { timeout: 90_000, interval: 200 });
+    events = Number(/Loaded ([\d,]+)/.exec(statusText())?.[1]?.replace(/,/g, ''));
   }, 120_000);
   afterAll(() => app?.unmount());
 

@@ -55,7 +55,7 @@ const root = store(40);
 
 describe.skipIf(!HAS_CLI_BUNDLE)(`check --jobs${CLI_BUNDLE_NOTE}`, () => {
   it('gives the same output and status on worker threads as on one thread, in every format', async () => {
-    for (const format of ['human', 'json', 'md', 'junit']) {
+    for (const format of ['human', 'json', 'md', 'html', 'junit']) {
       const serial = await run(['check', '--format', format, '--jobs', '1', root], { spawnWorker: spawnBundleWorker });
       const parallel = await run(['check', '--format', format, '--jobs', '3', root], { spawnWorker: spawnBundleWorker });
       expect(parallel.out, format).toBe(serial.out);
@@ -124,7 +124,7 @@ describe('check --format', () => {
   it('refuses an unknown format', async () => {
     const r = await run(['check', '--format', 'yaml', root]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--format must be one of human, json, md, junit, got "yaml"');
+    expect(r.err).toContain('--format must be one of human, json, md, html, junit, got "yaml"');
   });
 });
 

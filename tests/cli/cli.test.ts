@@ -50,7 +50,7 @@ describe('surface-lens check', () => {
     const lines = r.out.trim().split('\n');
     expect(lines).toHaveLength(2);
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(Object.keys(records[0]!)).toEqual(['file', 'format', 'sessionId', 'events', 'surface', 'surfaceError', 'decodeError', 'diagnostics']);
+    expect(Object.keys(records[0]!)).toEqual(['file', 'format', 'sessionId', 'events', 'surface', 'surfaceError', 'decodeError', 'requests', 'usage', 'compactions', 'diagnostics']);
     expect(records[0]).toMatchObject({
       format: 'jsonl',
       sessionId: 'cli',

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultRoot, runView } from '../../src/cli/view';
+import { defaultCacheDir, defaultRoot, runView } from '../../src/cli/view';
 import type { ViewDeps } from '../../src/cli/view';
 import type { ViewServer } from '../../src/server/server';
 import { writeStore } from '../support/store-builder';
@@ -23,7 +23,12 @@ async function run(argv: string[], deps: Partial<ViewDeps> = {}) {
   const streams = io();
   let server: ViewServer | null = null;
   const opened: string[] = [];
+  // The search index's default folder is under the home folder: a test's own, never the runner's.
+  const home = tempDir();
+  cleanups.push(home.remove);
   const code = await runView(argv, streams.io, {
+    env: {},
+    home: home.dir,
     appDir: app.dir,
     defaultPort: 0,
     open: async (url) => (opened.push(url), null),
@@ -87,6 +92,9 @@ describe('surface-lens view', () => {
     expect(defaultRoot({ DSH_SESSION_ROOT: '/a' }, '/home/u')).toBe('/a');
     expect(defaultRoot({ DSH_HOME: '/h' }, '/home/u')).toBe('/h/sessions');
     expect(defaultRoot({}, '/home/u')).toBe(join('/home/u', '.dsh', 'sessions'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/x' }, '/home/u')).toBe(join('/x', 'surface-lens'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: 'relative' }, '/home/u')).toBe(join('/home/u', '.cache', 'surface-lens'));
+    expect(defaultCacheDir({}, '/home/u')).toBe(join('/home/u', '.cache', 'surface-lens'));
     const home = tempDir();
     cleanups.push(home.remove);
     const sample = await run(['--no-open', '--or-sample'], { env: {}, home: home.dir });

@@ -96,8 +96,10 @@ describe.skipIf(!HAS_SHARED)(`dsh-upstream fixtures${SHARED_NOTE}`, () => {
     const [gap] = await open(UPSTREAM_FIXTURES, 'apps__web__tests__snapshots__cordis-tool-round__session.jsonl');
     expect(gap!.fold.error).toMatchObject({ seq: 87, message: 'session event seq 87 is not contiguous; expected 6' });
     expect(gap!.diagnostics.map((d) => d.message)).toContain(
-      'corrupt session log: seq gap in committed region at line 7 (expected 6, got 87)',
+      'corrupt session log: seq gap in committed region at line 7 (expected 6, got 87) — line 8 of the file (dsh counts the lines after the header)',
     );
+    // One damaged line, one number: the diagnostic's line is the file's.
+    expect(gap!.diagnostics.find((d) => d.rule === 'loader/fatal-damage')?.line).toBe(8);
     for (const name of files.filter((n) => n.startsWith('packages__test-support__'))) {
       const [s] = await open(UPSTREAM_FIXTURES, name);
       if (s!.fold.error) expect(s!.fold.error.message).toBe('session event seq 1 is not contiguous; expected 0');

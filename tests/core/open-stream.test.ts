@@ -3,8 +3,9 @@
  * pieces (and, without a memory limit, whether or not its size is known): raw JSONL scanned as it arrives, every other form once it is whole. It stops at a
  * memory limit like `openBytes`, and a cancel stops the reading.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { listFiles } from '../support/shared';
 import { describe, expect, it } from 'vitest';
 import { LoadCancelled, openBytes, openStream } from '../../src/core/analyze/open';
 import type { LoadResult, OpenOptions } from '../../src/core/analyze/open';
@@ -68,7 +69,7 @@ describe('openStream', () => {
   });
 
   it('every project fixture (JSONL, Zstandard, torn Zstandard, export ZIP) streams to the same result', async () => {
-    const names = readdirSync(FIXTURES);
+    const names = listFiles(FIXTURES, () => true);
     expect(names).toEqual(expect.arrayContaining(['export.zip', 'small.jsonl.zstd', 'teaching.jsonl']));
     for (const name of names) await expectSame(new Uint8Array(readFileSync(join(FIXTURES, name))), name, name);
   });

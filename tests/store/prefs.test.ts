@@ -8,19 +8,21 @@ const make = (storage = memoryStorage()) =>
   createAppStore(new FakeCoreClient(), { storage, location: new FakeLocation(), scheduler: new FakeScheduler() });
 
 describe('prefs', () => {
-  it('persists theme, pane sizes and speed to the injected storage, and nothing else', () => {
+  it('persists theme, pane sizes, speed and time mode to the injected storage, and nothing else', () => {
     const storage = memoryStorage();
     const store = make(storage);
     store.getState().toggleTheme();
     store.getState().setPaneSizes('main', [0.4, 0.6]);
     store.getState().setSpeed(30);
+    store.getState().setTimeMode('clock');
     store.getState().goTo(3);
     const saved = JSON.parse(storage.getItem(PREFS_KEY) ?? '{}') as { state: Record<string, unknown> };
-    expect(saved.state).toEqual({ theme: 'dark', paneSizes: { main: [0.4, 0.6] }, speed: 30 });
+    expect(saved.state).toEqual({ theme: 'dark', paneSizes: { main: [0.4, 0.6] }, speed: 30, timeMode: 'clock' });
     const again = make(storage);
     expect(again.getState().theme).toBe('dark');
     expect(again.getState().paneSizes).toEqual({ main: [0.4, 0.6] });
     expect(again.getState().speed).toBe(30);
+    expect(again.getState().timeMode).toBe('clock');
   });
 
   it('ignores malformed stored prefs', () => {

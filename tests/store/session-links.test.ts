@@ -2,26 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { StoreSessionRow } from '../../src/protocol/store-api';
 import { familyOf, sessionLinks } from '../../src/store/sessionLinks';
 import { buildSessionTree } from '../../src/store/sessionTree';
+import { storeRow } from '../support/store-rows';
 
 function row(id: string, over: Partial<StoreSessionRow> = {}): StoreSessionRow {
-  return {
-    id,
-    sessionId: `11111111-0000-4000-8000-${id.padStart(12, '0')}`,
-    cwd: '/w',
-    projectDir: '--w--',
-    fileName: 'session.jsonl.zstd',
-    format: 'zstd',
-    size: 1,
-    createdAt: 1000,
-    modifiedAt: 1000,
-    parentSession: null,
-    origin: null,
-    delegationDepth: 0,
-    seedLength: null,
-    state: 'ok',
-    reason: null,
-    ...over,
-  };
+  const sessionId = `11111111-0000-4000-8000-${id.padStart(12, '0')}`;
+  const base = { sessionId, cwd: '/w', projectDir: '--w--', fileName: 'session.jsonl.zstd', format: 'zstd', size: 1, createdAt: 1000, modifiedAt: 1000 } as const;
+  return storeRow(id, { ...base, ...over });
 }
 
 const parent = row('1', { createdAt: 1000 });

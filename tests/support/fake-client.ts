@@ -41,6 +41,8 @@ import type {
   EventDetail,
   EventState,
   Family,
+  GrowRequest,
+  GrowResult,
   Hello,
   LoadSummary,
   OpenRequest,
@@ -305,6 +307,11 @@ export class FakeCoreClient implements CoreClient {
       if (this.held) this.held.push(go);
       else queueMicrotask(go);
     });
+  }
+
+  grow(request: GrowRequest): Promise<GrowResult> {
+    this.calls.push({ method: 'grow', args: [request] });
+    return Promise.reject(new Error('the fake engine does not follow'));
   }
 
   cancel(): Promise<void> {
@@ -872,7 +879,9 @@ export class FakeCoreClient implements CoreClient {
     return {
       index,
       seq: event.seq,
+      seqLabel: String(event.seq),
       time: event.time,
+      timeBack: false,
       type: event.type,
       family: familyOf(event.type),
       turn: typeof data.turn === 'number' ? data.turn : null,
@@ -889,7 +898,9 @@ export class FakeCoreClient implements CoreClient {
     return {
       index: i,
       seq: i,
+      seqLabel: String(i),
       time: 1_000 + i,
+      timeBack: false,
       type,
       family: familyOf(type),
       turn: 1 + Math.floor(i / 60),
@@ -972,6 +983,8 @@ export class FakeCoreClient implements CoreClient {
       accepted,
       surfaceError,
       decodeError: null,
+      loaderVerdict: null,
+      time: { kind: 'clock', origin: this.events[0]?.time ?? null, outOfOrder: 0, note: null },
       diagnosticCounts: {
         error: diagnostics.filter((d) => d.severity === 'error').length,
         warning: diagnostics.filter((d) => d.severity === 'warning').length,

@@ -13,8 +13,16 @@ export interface NaiveDecoded {
   badLine: number | null;
 }
 
+/**
+ * With `projected`, follows upstream replay's parseSessionLog literally (log-format.md §14): when
+ * the first line after the header has neither `seq` nor `seq0`, every later object record
+ * missing its seq key gets the number of events so far and a missing time key gets 0. A leading
+ * byte-order mark is dropped (§1.1).
+ */
 export function naiveDecode(text: string): NaiveDecoded {
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   const lines = text.split('\n');
+  let projected: boolean | null = null;
   lines.pop(); // the piece after the last LF is never a line
   let header: Record<string, unknown> | null = null;
   const events: unknown[] = [];
@@ -31,6 +39,13 @@ export function naiveDecode(text: string): NaiveDecoded {
       header = value as Record<string, unknown>;
       continue;
     }
+    const record = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    if (header !== null && projected === null) projected = record !== null && !('seq' in record) && !('seq0' in record);
+    if (projected === true && record !== null) {
+      const row = ['text-chunks', 'reasoning-chunks', 'tool-call-chunks'].includes(record.type as string);
+      if (!((row ? 'seq0' : 'seq') in record)) record[row ? 'seq0' : 'seq'] = events.length;
+      if (!((row ? 'time0' : 'time') in record)) record[row ? 'time0' : 'time'] = 0;
+    }
     if (isPackedRow(value)) {
       // A malformed row ends the input like an unparsable line (log-format.md §1.2 step 7).
       let row;
@@ -45,4 +60,18 @@ export function naiveDecode(text: string): NaiveDecoded {
     else events.push(value);
   }
   return { header, events, badLine: null };
+}
+
+/** The events of a JSON-RPC capture (log-format.md §9.1), by session id in order of first appearance. */
+export function naiveRpcEvents(text: string): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const message = JSON.parse(line) as { method?: unknown; params?: { sessionId?: unknown; event?: unknown } };
+    if (message.method !== 'session.event' || message.params === undefined) continue;
+    const id = String(message.params.sessionId);
+    if (!out.has(id)) out.set(id, []);
+    out.get(id)?.push(message.params.event);
+  }
+  return out;
 }

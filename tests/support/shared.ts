@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,10 @@ export function readJson<T>(path: string): T {
 
 export function listFiles(dir: string, filter: (name: string) => boolean): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter(filter).sort();
+  // Files only: a folder of fixtures (tests/fixtures/forms) has its own tests.
+  return readdirSync(dir)
+    .filter((name) => filter(name) && statSync(join(dir, name)).isFile())
+    .sort();
 }
 
 export function readBytes(path: string): Uint8Array {

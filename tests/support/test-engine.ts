@@ -169,7 +169,9 @@ function syntheticRows(total: number, { step, start, count }: RowsParams): RowWi
     rows.push({
       index: i,
       seq: i,
+      seqLabel: String(i),
       time: i * 1000,
+      timeBack: false,
       type: i % 2 === 0 ? 'user/message' : 'turn/start',
       family: i % 2 === 0 ? 'user' : 'turn',
       turn: null,

@@ -38,7 +38,7 @@ describe('status region and banners', () => {
     const banner = screen.getByLabelText('Surface error');
     expect(banner.textContent).toContain('Surface error at seq 1177, line 228:');
     expect(banner.textContent).toContain(message);
-    expect(banner.textContent).toContain('The first 1,177 events stay fully navigable.');
+    expect(banner.textContent).toContain('The 1,177 events before it stay fully navigable.');
     fireEvent.click(screen.getByRole('button', { name: 'Show event' }));
     expect(store.getState().selectedSeq).toBe(1177);
     expect(store.getState().step).toBe(1177);

@@ -39,6 +39,7 @@ describe('Playground', () => {
     const alert = await within(playground()).findByRole('alert');
     expect(within(alert).getByText('surface replace: start seq 99 not found in surface')).toBeTruthy();
     expect(alert.textContent).toContain('surface/replace-range');
+    expect(alert.textContent).toContain('Refused by the fold');
     expect(sandbox.getState().load).toBe(before.load);
     expect(sandbox.getState().step).toBe(before.step);
     expect(sandbox.getState().selectedSeq).toBe(before.selected);
@@ -84,7 +85,11 @@ describe('Playground', () => {
     chooseTemplate('log-only');
     fireEvent.change(within(playground()).getByLabelText('Data (JSON)'), { target: { value: '{nope' } });
     fireEvent.click(offerButton());
-    expect((await within(playground()).findByRole('alert')).textContent).toContain('playground/json');
+    const refused = await within(playground()).findByRole('alert');
+    expect(refused.textContent).toContain('playground/json');
+    // Text that does not parse never reached the fold: the heading says so.
+    expect(refused.textContent).toContain('Not valid JSON');
+    expect(refused.textContent).not.toContain('Refused by the fold');
   });
 
   it('starts from the cursor of the loaded log and composes replaces from surface nodes', async () => {

@@ -10,28 +10,12 @@ import { createEngine } from '../../src/worker/engine';
 import { App } from '../../src/ui/App';
 import { FakeLocation, FakeScheduler } from '../store/helpers';
 import { renderWith } from './harness';
+import { storeRow } from '../support/store-rows';
 
 const NOW = Date.now();
 
 function row(id: string, over: Partial<StoreSessionRow> = {}): StoreSessionRow {
-  return {
-    id,
-    sessionId: `session-${id}`,
-    cwd: '/home/dev/alpha',
-    projectDir: '--home-dev-alpha--',
-    fileName: 'session.jsonl',
-    format: 'jsonl',
-    size: 4096,
-    createdAt: NOW - 3_600_000,
-    modifiedAt: NOW - 60_000,
-    parentSession: null,
-    origin: null,
-    delegationDepth: 0,
-    seedLength: null,
-    state: 'ok',
-    reason: null,
-    ...over,
-  };
+  return storeRow(id, { createdAt: NOW - 3_600_000, modifiedAt: NOW - 60_000, ...over });
 }
 
 const LISTING: StoreListing = {

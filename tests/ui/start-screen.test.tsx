@@ -73,7 +73,7 @@ describe('Start screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open pasted text' }));
     const bar = await screen.findByRole('progressbar', { name: 'Loading' });
     expect(bar.getAttribute('aria-valuenow')).toBe('50');
-    expect(screen.getByText('1.0 KB of 2.0 KB')).toBeTruthy();
+    expect(screen.getByText('1.0 KiB of 2.0 KiB')).toBeTruthy();
     expect(screen.getByText('10 events')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Loading pasted text…');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

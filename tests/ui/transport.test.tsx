@@ -15,9 +15,12 @@ const button = (name: string) => within(transport()).getByRole('button', { name 
 describe('Transport', () => {
   it('has the step buttons with their exact names', async () => {
     await renderLoaded(<Transport />);
-    for (const name of ['Previous step', 'Next step', 'Previous replace', 'Next replace', 'Play', 'Pause', 'Go to start', 'Go to end']) {
+    for (const name of ['Previous step', 'Next step', 'Previous replace', 'Next replace', 'Play', 'Go to start', 'Go to end']) {
       expect(button(name)).toBeTruthy();
     }
+    // Play and pause are one toggle, not pressed while nothing plays.
+    expect(within(transport()).queryByRole('button', { name: 'Pause' })).toBeNull();
+    expect(button('Play').getAttribute('aria-pressed')).toBe('false');
   });
 
   it('steps, jumps between replaces and to both ends', async () => {
@@ -47,9 +50,11 @@ describe('Transport', () => {
     fireEvent.click(button('Go to start'));
     fireEvent.click(button('Play'));
     expect(store.getState().playing).toBe(true);
+    expect(button('Play').getAttribute('aria-pressed')).toBe('true');
     act(() => scheduler.advance(500));
     expect(store.getState().step).toBe(5);
-    fireEvent.click(button('Pause'));
+    fireEvent.click(button('Play'));
+    expect(button('Play').getAttribute('aria-pressed')).toBe('false');
     act(() => scheduler.advance(500));
     expect(store.getState().step).toBe(5);
     expect(store.getState().playing).toBe(false);
@@ -75,6 +80,33 @@ describe('Transport', () => {
     fireEvent.click(button('Go to seq'));
     expect(store.getState().step).toBe(31);
     expect(store.getState().selectedSeq).toBe(30);
+  });
+
+  it('explains invalid jump input instead of dropping it, and reads 1,000-style numbers', async () => {
+    const { store } = await renderLoaded(<Transport />);
+    const stepField = within(transport()).getByRole('textbox', { name: 'Jump to step' });
+    fireEvent.change(stepField, { target: { value: 'abc' } });
+    fireEvent.click(button('Go to step'));
+    expect(within(transport()).getByRole('alert').textContent).toBe('“abc” is not a whole number.');
+    expect(stepField.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.change(stepField, { target: { value: '99' } });
+    fireEvent.click(button('Go to step'));
+    expect(within(transport()).getByRole('alert').textContent).toBe('No step 99: steps here run from 0 to 30.');
+    fireEvent.change(stepField, { target: { value: '0,012' } });
+    fireEvent.click(button('Go to step'));
+    expect(store.getState().step).toBe(12);
+    expect(within(transport()).queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('parseJump', () => {
+  it('accepts numbers as the readout writes them', async () => {
+    const { parseJump } = await import('../../src/ui/panels/transport/JumpForm');
+    expect(parseJump('777,778', 'seq', 0, 1_000_000)).toEqual({ value: 777778 });
+    expect(parseJump(' 42 ', 'step', 0, 100)).toEqual({ value: 42 });
+    expect(parseJump('', 'step', 0, 100)).toEqual({ error: 'Type a step number.' });
+    expect(parseJump('1,2', 'seq', 0, 100)).toEqual({ error: '“1,2” is not a whole number.' });
+    expect(parseJump('-3', 'seq', 0, 100)).toEqual({ error: '“-3” is not a whole number.' });
   });
 });
 

@@ -8,12 +8,27 @@ import { sessionDiagnostics } from '../../core/analyze/diagnostics';
 import { toJsonRecord } from '../../core/analyze/report';
 import { familyCounts, finalMessages } from '../../core/analyze/summary';
 import type { Severity } from '../../core/model';
+import { derivedMessageSize } from '../../core/qa/size';
 import { ReadError, openLogFile } from '../../node/store';
 
 /** Options of {@link checkFile}. */
 export interface CheckFileOptions {
   /** `--memory-limit` in bytes. */
   memoryLimitBytes?: number;
+  /** Also compute each session's context curve (the HTML report draws it). */
+  curve?: boolean;
+}
+
+/** Points of a context curve drawn in a report. */
+export const CURVE_POINTS = 60;
+
+/** A session's context over its steps, in at most {@link CURVE_POINTS} points. */
+export interface CurveSummary {
+  steps: number;
+  /** Per point: the largest model-view size (JSON bytes of the derived messages) within it. */
+  bytes: number[];
+  /** Per point: the most derived messages within it. */
+  messages: number[];
 }
 
 /** A diagnostic or container finding as the reports carry it. */
@@ -36,11 +51,14 @@ export interface SessionCheck {
   /** Events by family, most first. */
   families: [string, number][];
   surface: { nodes: number; replacements: number; messages: number; accepted: number };
-  surfaceError: { seq: unknown; line: number | null; rule: string; message: string; event: string | null } | null;
+  /** `seq` is the refused event's own seq as decoded, null when it has none; `index` its position. */
+  surfaceError: { seq: unknown; index: number; line: number | null; rule: string; message: string; event: string | null } | null;
   decodeError: { line: number | null; byte: number | null; rule: string | null; message: string } | null;
   diagnostics: CheckedDiagnostic[];
   /** The `--format json` record (one line of JSON Lines), before rule selection. */
   record: Record<string, unknown>;
+  /** With `CheckFileOptions.curve`, else null. */
+  curve: CurveSummary | null;
 }
 
 /** One checked file. */
@@ -63,8 +81,37 @@ function plain(d: CheckedDiagnostic): CheckedDiagnostic {
   return { severity: d.severity, rule: d.rule, seq: d.seq, line: d.line, message: d.message };
 }
 
+/** The context curve of a session: every node's derived message sized once, then bucketed. */
+export function curveOf(session: SessionAnalysis): CurveSummary {
+  const index = session.index;
+  const curve = index.curve((seq) => {
+    try {
+      return derivedMessageSize(session.log.event(seq - session.baseSeq));
+    } catch {
+      return 0;
+    }
+  });
+  const steps = index.steps;
+  const n = Math.max(1, Math.min(CURVE_POINTS, steps + 1));
+  const bytes: number[] = [];
+  const messages: number[] = [];
+  for (let b = 0; b < n; b++) {
+    const from = Math.floor((b * (steps + 1)) / n);
+    const to = Math.max(from, Math.floor(((b + 1) * (steps + 1)) / n) - 1);
+    let size = 0;
+    let count = 0;
+    for (let k = from; k <= to; k++) {
+      size = Math.max(size, curve.bytes?.[k] ?? 0);
+      count = Math.max(count, curve.messages[k] ?? 0);
+    }
+    bytes.push(size);
+    messages.push(count);
+  }
+  return { steps, bytes, messages };
+}
+
 /** Reduce one analysed session to plain data. */
-export function sessionCheck(session: SessionAnalysis): SessionCheck {
+export function sessionCheck(session: SessionAnalysis, options: CheckFileOptions = {}): SessionCheck {
   const { fold } = session;
   let event: string | null = null;
   if (fold.error) {
@@ -83,11 +130,12 @@ export function sessionCheck(session: SessionAnalysis): SessionCheck {
     windowFrom: session.partial ? session.baseSeq : null,
     families: Object.entries(familyCounts(session)).sort((a, b) => b[1] - a[1]),
     surface: { nodes: fold.nodes.length, replacements: fold.replacements.length, messages: finalMessages(session), accepted: fold.accepted },
-    surfaceError: fold.error && { seq: fold.error.seq, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
+    surfaceError: fold.error && { seq: fold.error.seq, index: fold.error.index, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
     // The session's one complete list: the decode and surface errors in it, once each.
     diagnostics: sessionDiagnostics(session).map(plain),
     record: toJsonRecord(session),
+    curve: options.curve === true ? curveOf(session) : null,
   };
 }
 
@@ -102,5 +150,5 @@ export async function checkFile(path: string, options: CheckFileOptions = {}): P
     if (error instanceof ReadError) return { path, readError: error.message, findings: [], sessions: [] };
     throw error;
   }
-  return { path, readError: null, findings: result.findings.map(plain), sessions: result.sessions.map(sessionCheck) };
+  return { path, readError: null, findings: result.findings.map(plain), sessions: result.sessions.map((session) => sessionCheck(session, options)) };
 }

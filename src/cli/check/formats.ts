@@ -1,13 +1,14 @@
 /**
  * The report formats of `check`: `human` and `json` are written as each file is checked;
- * `md` and `junit` need the whole run and are written at its end.
+ * `md`, `html` and `junit` need the whole run and are written at its end.
  */
 import type { CheckedDiagnostic } from './check-file';
+import { htmlReport } from './html';
 import { firstError, firstWarning } from './select';
 import type { SelectedSession } from './select';
 
-export type ReportFormat = 'human' | 'json' | 'md' | 'junit';
-export const REPORT_FORMATS: readonly ReportFormat[] = ['human', 'json', 'md', 'junit'];
+export type ReportFormat = 'human' | 'json' | 'md' | 'html' | 'junit';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['human', 'json', 'md', 'html', 'junit'];
 
 /** Everything a run reports, in order. */
 export type ReportItem =
@@ -44,7 +45,7 @@ export function humanSession(s: SelectedSession): string {
   }
   const f = session.surfaceError;
   if (f && s.surfaceErrorCounts) {
-    lines.push(`  SURFACE ERROR at ${session.path}, line ${f.line ?? '?'}, seq ${String(f.seq)} [${f.rule}]: ${f.message}`);
+    lines.push(`  SURFACE ERROR at ${session.path}, line ${f.line ?? '?'}, ${errorPlace(f)} [${f.rule}]: ${f.message}`);
     if (f.event !== null) lines.push(`    event: ${f.event}`);
   }
   // The decode and surface errors are stated above (they are in the list too); the others follow.
@@ -136,7 +137,7 @@ export function junitReport(items: readonly ReportItem[]): string {
       }
       failures += 1;
       const first = firstError(s) ?? firstWarning(s) ?? { rule: 'check', message: 'failed' };
-      const detail = [...(s.session.surfaceError ? [`surface error at seq ${String(s.session.surfaceError.seq)}, line ${s.session.surfaceError.line ?? '?'}`] : []), ...s.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`)].join('\n');
+      const detail = [...(s.session.surfaceError ? [`surface error at ${errorPlace(s.session.surfaceError)}, line ${s.session.surfaceError.line ?? '?'}`] : []), ...s.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`)].join('\n');
       cases.push(`    <testcase ${name}>\n      <failure type="${xmlText(first.rule)}" message="${xmlText(first.message)}">${xmlText(detail).replace(/&#10;/g, '\n')}</failure>\n    </testcase>`);
     } else if (item.kind === 'unreadable') {
       errors += 1;
@@ -157,5 +158,12 @@ export function junitReport(items: readonly ReportItem[]): string {
 export function finalReport(format: ReportFormat, items: readonly ReportItem[]): string {
   if (format === 'md') return markdownReport(items);
   if (format === 'junit') return junitReport(items);
+  if (format === 'html') return htmlReport(items);
   return '';
+}
+
+/** `seq 87`, or for an event without a number for a seq its position: never "seq undefined". */
+function errorPlace(error: { seq: unknown; index: number }): string {
+  if (typeof error.seq === 'number') return `seq ${error.seq}`;
+  return `position ${error.index} (${error.seq === null ? 'no seq' : `seq ${JSON.stringify(error.seq) ?? String(error.seq)}`})`;
 }

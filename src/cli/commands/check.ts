@@ -22,7 +22,8 @@ a session store root, a project or session directory, or any folder. Directories
 what is passed over is named on stderr with the reason.
 
   --format FORMAT       human (default), json (JSON Lines: one object per session),
-                        md (Markdown, for a pull-request comment), junit (JUnit XML for CI)
+                        md (Markdown, for a pull-request comment), html (one self-contained
+                        page: sortable table, each session's context curve), junit (JUnit XML)
   --json                the same as --format json
   --fail-on LEVEL       error (default), warning or never: what makes the exit status 1
   --rule RULE           report only this rule, or rules under this prefix (qa/, surface/);
@@ -117,7 +118,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     {
       jobs,
       spawn: io.spawnWorker,
-      check: memoryLimitBytes === undefined ? {} : { memoryLimitBytes },
+      check: { ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }), ...(format === 'html' ? { curve: true } : {}) },
       onResult: (file) => {
         if (progress) io.stderr.write('\r\x1b[K');
         if (file.readError !== null) {

@@ -12,12 +12,13 @@ import { RelationalCheck } from '../checks/relational';
 import { SeedCheck } from '../checks/seed';
 import type { SurfaceState } from '../fold/surface';
 import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
-import type { Diagnostic, EventLog, SessionFormat } from '../model';
+import type { Diagnostic, EventLog, TextForm } from '../model';
 import type { FoldProbe } from './session';
 
 /** What the checks of one session need to know. */
 export interface CheckContext {
-  format: SessionFormat;
+  /** The text form (the container does not change what is checked). */
+  format: TextForm;
   /** The header-line verdict, for session JSONL (null for forms without a header line). */
   header: HeaderLineResult | null;
   /** The raw fold's verdicts. */
@@ -63,13 +64,16 @@ function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceS
   };
 }
 
+/** How the `loader/result` summary of a refused log begins; upstream's exact message follows. */
+export const LOADER_REFUSES_PREFIX = "upstream's loader refuses this log: ";
+
 /** The loader's final verdict as one summary line. */
 function loaderSummary(loader: LoaderCheck): Diagnostic {
   const { loadError, appended } = loader.loaderResult();
   const message =
     loadError === null
       ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
-      : `upstream's loader refuses this log: ${loadError}`;
+      : `${LOADER_REFUSES_PREFIX}${loadError}`;
   return { severity: 'info', rule: 'loader/result', seq: null, line: null, message };
 }
 

@@ -13,28 +13,19 @@
 import { readExportZip, ROOT_SESSION_PATH } from '../decode/zip';
 import { detectContainer } from '../decode/detect';
 import { GunzipStream, GzipError } from '../decode/gzip';
-import { JsonlScanner, REGION as SCAN_REGION } from '../decode/jsonl';
-import type { TextSession } from '../decode/jsonl';
 import { ValueLog } from '../decode/line-log';
 import { ZstdFrameStream, checkZstdFrameSummary, initZstd, isOneLine, zstdErrorInfo } from '../decode/zstd';
 import type { DecodedZstdFrame, TornZstdFrame, ZstdFrameSummary } from '../decode/zstd';
-import type { DecodeErrorInfo, Diagnostic, LoadProgress } from '../model';
+import type { ContainerForm, DecodeErrorInfo, Diagnostic, LoadProgress } from '../model';
 import { ByteBuffer } from '../util/grow';
-import {
-  BYTES_PER_EVENT,
-  JSON_ARRAY_FACTOR,
-  LINE_FACTOR,
-  MEMORY_LIMIT_RULE,
-  MemoryBudget,
-  MemoryLimitError,
-  PRIOR_EVENTS_PER_BYTE,
-  formatBytePair,
-} from '../util/budget';
-import { diagnosticsForScan } from './scan-diagnostics';
+import { JSON_ARRAY_FACTOR, MemoryBudget, MemoryLimitError } from '../util/budget';
+import { firstNonBlankIsBracket, memoryStop, TextPipeline } from './pipeline';
+import type { StopPlace } from './pipeline';
 import { SessionAnalyzer } from './session';
 import type { SessionAnalysis } from './session';
 import { standardChecks } from './checks';
-import { checkHeaderLine } from '../checks/header';
+import { BOM_BYTES, bomDiagnostic, startsWithBom } from '../decode/bom';
+import { splitArrayHeader } from '../decode/array';
 
 /** Something that can say a load was cancelled (an AbortSignal fits). */
 export interface CancelSignal {
@@ -134,7 +125,7 @@ export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promis
     // root session keeps its place first.
     const refused = (refusal: { path: string; error: MemoryLimitError }): SessionAnalysis => {
       const path = `${options.name}!${refusal.path}`;
-      return failedSession(path, ctx, memoryStop(ctx, path, refusal.error, { byte: 0, line: null, text: 'member' }, 'inflating it'));
+      return failedSession(path, ctx, limitStop(ctx, path, refusal.error, { byte: 0, line: null, text: 'member' }, 'inflating it'));
     };
     for (const refusal of zip.overBudget) if (refusal.path === ROOT_SESSION_PATH) sessions.push(refused(refusal));
     for (const member of zip.members) {
@@ -143,6 +134,9 @@ export async function openBytes(bytes: Uint8Array, options: OpenOptions): Promis
       ctx.consumedBefore = 0;
     }
     for (const refusal of zip.overBudget) if (refusal.path !== ROOT_SESSION_PATH) sessions.push(refused(refusal));
+    // Nothing could be read: the archive itself is the one session, refused with the rule, the
+    // members and the limits, so every reader says why instead of showing nothing.
+    if (sessions.length === 0) sessions.push(failedSession(options.name, ctx, zipRefusal(zip.findings)));
   } else {
     sessions.push(...(await openMember(bytes, options.name, ctx)));
   }
@@ -202,7 +196,7 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
     // The text buffer could not grow before the form was known, or before a container (read
     // whole) was: nothing was decoded.
     const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
-    const stop = memoryStop(ctx, options.name, error, { byte: text.length, line: null, text: 'file' });
+    const stop = limitStop(ctx, options.name, error, { byte: text.length, line: null, text: 'file' });
     return { result: { file: options.name, bytes: size(), sessions: [failedSession(options.name, ctx, stop)], findings: [] }, input: text.view() };
   } finally {
     if (!ended) await iterator.return?.();
@@ -216,196 +210,66 @@ async function openMember(bytes: Uint8Array, path: string, ctx: Context): Promis
   if (kind === 'zip') {
     return [failedSession(path, ctx, { line: null, byte: 0, message: 'nested ZIP archives are not supported' })];
   }
-  if (firstNonBlankIsBracket(bytes) === true) return [openJsonArray(bytes, path, ctx)];
+  if (firstNonBlankIsBracket(bytes) === true) return [openJsonArray(bytes, path, ctx, 'none')];
   return openText(ByteBuffer.wrap(bytes), path, ctx);
-}
-
-/**
- * Inflate gzip input slice by slice into a text buffer and scan the text as it grows, like
- * Zstandard frames, so the budget sees the text and its events grow together (fflate's streaming
- * `Gunzip`; see gzip.ts for why never `gunzipSync`).
- */
-async function openGzip(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
-  const budget = ctx.budget;
-  const stream = new GunzipStream();
-  const text = new ByteBuffer(Math.min(bytes.length * 4, 1 << 26), budget);
-  let scanner: JsonlScanner | null = null;
-  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
-  scanner = new JsonlScanner(text, factory);
-  const meter = budget === null ? null : new ScanMeter(budget, scanner, text, stepOf(ctx));
-  // Detection continues on the inflated text (log-format.md §1.1 row 3): decided at its first
-  // non-blank byte; a JSON array is parsed whole at the end, never scanned.
-  let array: boolean | null = null;
-  /** Append inflated parts and scan them; the refusal when memory ran out, else null. */
-  const take = (parts: Uint8Array[]): MemoryLimitError | null => {
-    for (const part of parts) {
-      try {
-        text.append(part);
-      } catch (error) {
-        if (error instanceof MemoryLimitError) return error;
-        throw error;
-      }
-    }
-    array ??= firstNonBlankIsBracket(text.view());
-    if (array !== false) return null;
-    if (meter !== null) return meter.advance(text.length);
-    (scanner as JsonlScanner).advance(text.length);
-    return null;
-  };
-  const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
-  let stop: MemoryLimitError | null = null;
-  try {
-    for (let offset = 0; offset < bytes.length && stop === null; offset += chunk) {
-      const end = Math.min(bytes.length, offset + chunk);
-      for (let at = offset; at < end && stop === null; at += GZIP_SLICE) {
-        stop = take(stream.push(bytes.subarray(at, Math.min(end, at + GZIP_SLICE))));
-      }
-      await tick(ctx, end, scanner.eventCount);
-    }
-    // Stopped early, the CRC-32 at the end is never reached: the text read stays unverified.
-    if (stop === null) stop = take(stream.end());
-  } catch (error) {
-    if (!(error instanceof GzipError)) throw error;
-    return [failedSession(path, ctx, { line: null, byte: null, message: `gzip: ${error.message}` })];
-  }
-  if (array === true) {
-    // A JSON array is parsed whole: a prefix of one is not an array.
-    if (stop !== null) return [failedSession(path, ctx, memoryStop(ctx, path, stop, { byte: text.length, line: null, text: 'decompressed' }))];
-    return [openJsonArray(text.view(), path, ctx)];
-  }
-  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, true);
-  scanner.end();
-  ctx.events += scanner.eventCount;
-  return finishSessions(scanner, analyzers, 'jsonl-gzip', stopDiagnostics, null);
-}
-
-/** Whether the first non-blank byte is `[`; null while there is none. */
-function firstNonBlankIsBracket(bytes: Uint8Array): boolean | null {
-  for (const b of bytes) {
-    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
-    return b === 0x5b;
-  }
-  return null;
-}
-
-/**
- * Feeds a scanner under the memory budget: before each step it estimates what the step will
- * allocate (its events, and its longest line decoded and parsed) and stops when that would not
- * fit; after it, the events decoded are held.
- */
-class ScanMeter {
-  private fed = 0;
-  private events = 0;
-
-  constructor(
-    private readonly budget: MemoryBudget,
-    private readonly scanner: JsonlScanner,
-    private readonly text: ByteBuffer,
-    private readonly step: number,
-  ) {}
-
-  /** Feed the scanner the text up to byte `end`; the refusal when a step would not fit, else null. */
-  advance(end: number): MemoryLimitError | null {
-    const { budget, scanner } = this;
-    while (this.fed < end) {
-      const next = Math.min(end, this.fed + this.step);
-      const committed = scanner.committedBytes;
-      const rate = scanner.eventCount > 0 && committed > 0 ? scanner.eventCount / committed : PRIOR_EVENTS_PER_BYTE;
-      // The line the step completes first runs from `committed` (possibly long ago: a 200 MB
-      // line arrives over many steps); the scanner decodes the rest in small regions (a longer
-      // line in the middle of a step is at most a step long: an error of a few MB at most). A
-      // step that completes no line decodes nothing. Searching only the new bytes keeps it linear.
-      const lf = this.text.view().subarray(this.fed, next).indexOf(0x0a);
-      const first = this.fed + lf + 1 - committed;
-      const longest = lf < 0 ? 0 : Math.max(first, Math.min(SCAN_REGION, next - (this.fed + lf + 1)));
-      const cost = Math.ceil((next - this.fed) * rate * BYTES_PER_EVENT) + LINE_FACTOR * longest;
-      if (!budget.fits(cost)) return new MemoryLimitError(budget.held + cost, budget.limit);
-      scanner.advance(next);
-      this.fed = next;
-      budget.hold((scanner.eventCount - this.events) * BYTES_PER_EVENT);
-      this.events = scanner.eventCount;
-      // The estimate was low (denser events than so far): stop before reading more.
-      if (budget.held > budget.limit) return new MemoryLimitError(budget.held, budget.limit);
-    }
-    return null;
-  }
 }
 
 function stepOf(ctx: Context): number {
   return Math.min(ctx.options.chunkBytes ?? DEFAULT_CHUNK, BUDGET_STEP);
 }
 
-/** Where a load stopped: a byte offset in the input or in one text of it. */
-interface StopPlace {
-  byte: number;
-  line: number | null;
-  /** What `byte` counts: the file's text, the decompressed text, or the start of a ZIP member. */
-  text: 'file' | 'decompressed' | 'member';
+function pipelineFor(text: ByteBuffer, path: string, ctx: Context, container: ContainerForm, detectArray = false): TextPipeline {
+  const { checkpointEvery, memoryLimitName } = ctx.options;
+  return new TextPipeline({
+    path,
+    container,
+    text,
+    budget: ctx.budget,
+    step: stepOf(ctx),
+    detectArray,
+    ...(checkpointEvery !== undefined ? { checkpointEvery } : {}),
+    ...(memoryLimitName !== undefined ? { memoryLimitName } : {}),
+  });
 }
 
-/** The decode error of a load stopped by its memory budget. */
-function memoryStop(ctx: Context, path: string, error: MemoryLimitError, at: StopPlace, action = 'reading on'): DecodeErrorInfo {
-  const [needed, limit] = formatBytePair(error.needed, error.limit);
-  const of = at.text === 'decompressed' ? ' of the decompressed text' : '';
-  const line = at.line === null ? '' : ` (line ${at.line})`;
-  const name = ctx.options.memoryLimitName ?? 'the memory limit';
-  return {
-    line: at.line,
-    byte: at.byte,
-    rule: MEMORY_LIMIT_RULE,
-    message: `stopped reading ${path} at byte ${at.byte}${of}${line}: ${action} would need about ${needed}, over ${name} of ${limit}`,
-  };
+function limitStop(ctx: Context, path: string, error: MemoryLimitError, at: StopPlace, action?: string): DecodeErrorInfo {
+  return memoryStop(path, error, at, ctx.options.memoryLimitName, action);
 }
 
 /**
- * Stop a scanner where it is (the start of the first line not read) and forget the text after
- * it, so `end()` reads nothing more and no torn line is reported. The stop becomes the decode
- * error, or, when decoding had already stopped at damage, an error diagnostic beside it.
+ * Inflate gzip input slice by slice into the pipeline's text, like Zstandard frames, so the
+ * budget sees the text and its events grow together (fflate's streaming `Gunzip`; see gzip.ts
+ * for why never `gunzipSync`). Detection continues on the inflated text (log-format.md §1.1
+ * row 3): a JSON array is parsed whole at the end, never scanned.
  */
-function stopScanner(
-  scanner: JsonlScanner,
-  text: ByteBuffer,
-  ctx: Context,
-  path: string,
-  error: MemoryLimitError,
-  decompressed: boolean,
-): Diagnostic[] {
-  const byte = scanner.committedBytes;
-  text.truncate(byte);
-  const info = memoryStop(ctx, path, error, { byte, line: scanner.lines + 1, text: decompressed ? 'decompressed' : 'file' });
-  if (scanner.decodeError === null) {
-    scanner.decodeError = info;
-    return [];
+async function openGzip(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
+  const stream = new GunzipStream();
+  const text = new ByteBuffer(Math.min(bytes.length * 4, 1 << 26), ctx.budget);
+  const pipeline = pipelineFor(text, path, ctx, 'gzip', true);
+  const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
+  try {
+    for (let offset = 0; offset < bytes.length && pipeline.stopped === null; offset += chunk) {
+      const end = Math.min(bytes.length, offset + chunk);
+      for (let at = offset; at < end && pipeline.stopped === null; at += GZIP_SLICE) {
+        pipeline.append(stream.push(bytes.subarray(at, Math.min(end, at + GZIP_SLICE))));
+      }
+      await tick(ctx, end, pipeline.eventCount);
+    }
+    // Stopped early, the CRC-32 at the end is never reached: the text read stays unverified.
+    if (pipeline.stopped === null) pipeline.append(stream.end());
+  } catch (error) {
+    if (!(error instanceof GzipError)) throw error;
+    return [failedSession(path, ctx, { line: null, byte: null, message: `gzip: ${error.message}` })];
   }
-  return [{ severity: 'error', rule: MEMORY_LIMIT_RULE, seq: null, line: info.line, message: info.message }];
-}
-
-function makeAnalyzers(
-  path: string,
-  ctx: Context,
-  firstLine: () => string | null,
-): {
-  analyzers: Map<TextSession['log'], SessionAnalyzer>;
-  factory: (session: Omit<TextSession, 'sink'>) => SessionAnalyzer;
-} {
-  const analyzers = new Map<TextSession['log'], SessionAnalyzer>();
-  const factory = (session: Omit<TextSession, 'sink'>): SessionAnalyzer => {
-    // The loader view applies to stored session logs, whose first line is the header line.
-    const header = session.format === 'jsonl' ? checkHeaderLine(firstLine(), true) : null;
-    const sessionPath = session.streamSessionId !== null ? `${path}#${session.streamSessionId}` : path;
-    const analyzer = new SessionAnalyzer({
-      path: sessionPath,
-      format: session.format,
-      header: session.header,
-      log: session.log,
-      baseSeq: session.format === 'stream-json' ? null : 0,
-      checksFor: (fold) => standardChecks({ format: session.format, header, fold, log: session.log }),
-      ...(ctx.options.checkpointEvery !== undefined ? { checkpointEvery: ctx.options.checkpointEvery } : {}),
-    });
-    analyzers.set(session.log, analyzer);
-    return analyzer;
-  };
-  return { analyzers, factory };
+  if (pipeline.isArray === true) {
+    // A JSON array is parsed whole: a prefix of one is not an array.
+    const stop = pipeline.stopped;
+    if (stop !== null) return [failedSession(path, ctx, limitStop(ctx, path, stop, { byte: text.length, line: null, text: 'decompressed' }))];
+    return [openJsonArray(text.view(), path, ctx, 'gzip')];
+  }
+  const sessions = pipeline.finish();
+  ctx.events += pipeline.eventCount;
+  return sessions;
 }
 
 /**
@@ -418,56 +282,32 @@ async function openText(
   ctx: Context,
   fill: (() => Promise<boolean>) | null = null,
 ): Promise<SessionAnalysis[]> {
-  let scanner: JsonlScanner | null = null;
-  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
-  scanner = new JsonlScanner(text, factory);
+  const pipeline = pipelineFor(text, path, ctx, 'none');
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
-  const meter = ctx.budget === null ? null : new ScanMeter(ctx.budget, scanner, text, stepOf(ctx));
-  let stop: MemoryLimitError | null = null;
   let more = fill !== null;
   let scanned = 0;
-  while (stop === null) {
+  while (pipeline.stopped === null) {
     if (more && text.length - scanned < chunk) {
       try {
         more = await (fill as () => Promise<boolean>)();
       } catch (error) {
         if (!(error instanceof MemoryLimitError)) throw error;
-        // Only a budget refuses, so there is a meter. Scan what was read; the stop below
-        // forgets the unfinished line.
-        stop = (meter as ScanMeter).advance(text.length) ?? error;
+        // Only a budget refuses. Scan what was read; the stop forgets the unfinished line.
+        pipeline.advance();
+        pipeline.stop(error);
         break;
       }
       continue;
     }
     if (scanned >= text.length) break;
     const end = Math.min(scanned + chunk, text.length);
-    if (meter === null) scanner.advance(end);
-    else stop = meter.advance(end);
+    pipeline.advance(end);
     scanned = end;
-    await tick(ctx, end, scanner.eventCount);
+    await tick(ctx, end, pipeline.eventCount);
   }
-  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, false);
-  scanner.end();
-  ctx.events += scanner.eventCount;
-  return finishSessions(scanner, analyzers, null, stopDiagnostics, null);
-}
-
-function finishSessions(
-  scanner: JsonlScanner,
-  analyzers: Map<TextSession['log'], SessionAnalyzer>,
-  format: 'jsonl-gzip' | 'jsonl-zstd' | null,
-  extra: Diagnostic[],
-  zstdTornRecord: boolean | null,
-): SessionAnalysis[] {
-  const out: SessionAnalysis[] = [];
-  for (const session of scanner.sessions) {
-    const analyzer = analyzers.get(session.log) as SessionAnalyzer;
-    const scanDiagnostics = diagnosticsForScan(scanner, session, zstdTornRecord);
-    const analysis = analyzer.finish(scanner.decodeError, [...extra, ...scanDiagnostics]);
-    if (format !== null && analysis.format === 'jsonl') analysis.format = format;
-    out.push(analysis);
-  }
-  return out;
+  const sessions = pipeline.finish();
+  ctx.events += pipeline.eventCount;
+  return sessions;
 }
 
 async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<SessionAnalysis[]> {
@@ -476,70 +316,53 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   // With a budget, the stream holds each plaintext it returns in it; released below once appended.
   const stream = new ZstdFrameStream(budget === null ? {} : { budget });
   const text = new ByteBuffer(Math.min(bytes.length * 8, 1 << 28), budget);
-  let scanner: JsonlScanner | null = null;
-  const { analyzers, factory } = makeAnalyzers(path, ctx, () => scanner?.firstLine ?? null);
-  scanner = new JsonlScanner(text, factory);
+  const pipeline = pipelineFor(text, path, ctx, 'zstd');
+  const { scanner } = pipeline;
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
-  const meter = budget === null ? null : new ScanMeter(budget, scanner, text, stepOf(ctx));
-  /** Append plaintext and scan it; `stop` is the refusal when memory ran out. */
-  const feed = (plaintext: Uint8Array): { appended: boolean; stop: MemoryLimitError | null } => {
-    try {
-      text.append(plaintext);
-    } catch (error) {
-      if (error instanceof MemoryLimitError) return { appended: false, stop: error };
-      throw error;
-    }
-    if (meter !== null) return { appended: true, stop: meter.advance(text.length) };
-    (scanner as JsonlScanner).advance(text.length);
-    return { appended: true, stop: null };
-  };
   // The header-frame check needs only where the first frame starts and whether it is one line.
   let first: ZstdFrameSummary['first'] = null;
-  let stop: MemoryLimitError | null = null;
-  for (let offset = 0; offset < bytes.length && stream.error === null && stop === null; offset += chunk) {
+  for (let offset = 0; offset < bytes.length && stream.error === null && pipeline.stopped === null; offset += chunk) {
     const frames: (DecodedZstdFrame | null)[] = stream.pushFrames(bytes.subarray(offset, offset + chunk));
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i] as DecodedZstdFrame;
       // Dropped from the list as it is handed on, so an appended plaintext can be collected.
       frames[i] = null;
-      if (stop === null) {
-        const fed = feed(frame.plaintext);
-        if (fed.appended && first === null) first = { start: frame.start, oneLine: isOneLine(frame.plaintext) };
-        stop = fed.stop;
+      if (pipeline.stopped === null && pipeline.append([frame.plaintext]) && first === null) {
+        first = { start: frame.start, oneLine: isOneLine(frame.plaintext) };
       }
       // Appended (or, after a stop, never to be): no longer the stream's to account for.
       budget?.release(frame.plaintext.length);
     }
-    stop ??= stream.memoryError;
-    await tick(ctx, Math.min(offset + chunk, bytes.length), scanner.eventCount);
+    if (stream.memoryError !== null) pipeline.stop(stream.memoryError);
+    await tick(ctx, Math.min(offset + chunk, bytes.length), pipeline.eventCount);
   }
   const damage = stream.error;
   // Damage inside complete frames is fatal upstream; a torn final frame is not. A memory stop
   // leaves a line unfinished on purpose: only real damage counts then.
-  const tornRecord = stop === null ? text.length > scanner.committedBytes || scanner.loader.issue !== null : scanner.loader.issue !== null;
+  const tornRecord =
+    pipeline.stopped === null ? text.length > scanner.committedBytes || scanner.loader.issue !== null : scanner.loader.issue !== null;
   let torn: ZstdFrameSummary['torn'] = null;
-  if (damage === null && stop === null) {
+  if (damage === null && pipeline.stopped === null) {
     let tornFrame: TornZstdFrame | null = null;
     try {
       tornFrame = stream.end().torn;
     } catch (error) {
       if (!(error instanceof MemoryLimitError)) throw error;
-      stop = error;
+      pipeline.stop(error);
     }
     if (tornFrame !== null) {
       const recovered = tornFrame.plaintext.length;
-      if (recovered > 0) stop = feed(tornFrame.plaintext).stop;
+      if (recovered > 0) pipeline.append([tornFrame.plaintext]);
       budget?.release(recovered);
       // Its text was not (all) read: no torn-frame finding about what it recovered.
-      if (stop === null) torn = { start: tornFrame.start, recovered };
+      if (pipeline.stopped === null) torn = { start: tornFrame.start, recovered };
     }
   }
-  const stopDiagnostics = stop === null ? [] : stopScanner(scanner, text, ctx, path, stop, true);
-  scanner.end();
-  ctx.events += scanner.eventCount;
   // Stopped before the first frame was read: "no complete frame" would be untrue.
   const zstdFindings =
-    stop !== null && first === null ? [] : checkZstdFrameSummary({ first, torn, error: damage === null ? null : zstdErrorInfo(damage) });
+    pipeline.stopped !== null && first === null
+      ? []
+      : checkZstdFrameSummary({ first, torn, error: damage === null ? null : zstdErrorInfo(damage) });
   const extra: Diagnostic[] = zstdFindings.map((f) => ({
     severity: f.severity,
     rule: f.rule,
@@ -547,45 +370,62 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
     line: null,
     message: f.byte !== null && !f.message.includes(`byte ${f.byte}`) ? `${f.message} (byte ${f.byte})` : f.message,
   }));
-  if (damage !== null && scanner.decodeError === null) {
-    scanner.decodeError = { line: null, byte: damage.byte, message: damage.message };
-  }
-  return finishSessions(scanner, analyzers, 'jsonl-zstd', [...extra, ...stopDiagnostics], tornRecord);
+  const sessions = pipeline.finish({
+    extra,
+    zstdTornRecord: tornRecord,
+    damage: damage === null ? null : { line: null, byte: damage.byte, message: damage.message },
+  });
+  ctx.events += pipeline.eventCount;
+  return sessions;
 }
 
-function openJsonArray(bytes: Uint8Array, path: string, ctx: Context): SessionAnalysis {
+function openJsonArray(bytes: Uint8Array, path: string, ctx: Context, container: ContainerForm): SessionAnalysis {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let values: unknown[] = [];
   let decodeError: DecodeErrorInfo | null = null;
+  const extra: Diagnostic[] = [];
   const cost = bytes.length * JSON_ARRAY_FACTOR;
   if (ctx.budget !== null && !ctx.budget.fits(cost)) {
     // Parsed whole or not at all: nothing of it can be kept.
     const error = new MemoryLimitError(ctx.budget.held + cost, ctx.budget.limit);
-    decodeError = memoryStop(ctx, path, error, { byte: 0, line: null, text: 'file' }, 'parsing the JSON array');
+    decodeError = limitStop(ctx, path, error, { byte: 0, line: null, text: 'file' }, 'parsing the JSON array');
   } else {
     ctx.budget?.hold(cost);
+    if (startsWithBom(bytes)) extra.push(bomDiagnostic());
     try {
-      const parsed: unknown = JSON.parse(decoder.decode(bytes));
+      const parsed: unknown = JSON.parse(decoder.decode(startsWithBom(bytes) ? bytes.subarray(BOM_BYTES) : bytes));
       if (Array.isArray(parsed)) values = parsed;
       else decodeError = { line: null, byte: 0, message: 'the JSON value is not an array of events' };
     } catch (error) {
       decodeError = { line: null, byte: 0, message: `not valid JSON: ${(error as Error).message}` };
     }
   }
-  const log = new ValueLog(values);
+  const split = splitArrayHeader(values);
+  if (split.diagnostic !== null) extra.push(split.diagnostic);
+  const events = split.events;
+  const first = values.length - events.length;
+  const log = new ValueLog(events, null, first);
   const analyzer = new SessionAnalyzer({
     path,
-    format: 'json-array',
-    header: null,
+    form: { container, text: 'json-array' },
+    header: split.header,
     log,
     baseSeq: 0,
     checksFor: (fold) => standardChecks({ format: 'json-array', header: null, fold, log }),
   });
-  for (let i = 0; i < values.length; i++) analyzer.event(values[i], i, { line: 0, byte: -1, member: i });
-  return analyzer.finish(decodeError);
+  for (let i = 0; i < events.length; i++) analyzer.event(events[i], i, { line: 0, byte: -1, member: first + i });
+  return analyzer.finish(decodeError, extra);
+}
+
+/** The decode error of an archive none of whose members could be read. */
+function zipRefusal(findings: readonly { severity: string; rule: string; message: string }[]): DecodeErrorInfo {
+  const errors = findings.filter((f) => f.severity === 'error');
+  const cause = errors.find((f) => f.rule !== 'zip/no-session') ?? errors[0];
+  const message = errors.length === 0 ? 'ZIP has no session.jsonl' : errors.map((f) => f.message).join('; ');
+  return { line: null, byte: null, rule: cause?.rule ?? 'zip/no-session', message };
 }
 
 function failedSession(path: string, _ctx: Context, error: DecodeErrorInfo): SessionAnalysis {
-  const analyzer = new SessionAnalyzer({ path, format: 'jsonl', header: null, log: new ValueLog([]), baseSeq: 0 });
+  const analyzer = new SessionAnalyzer({ path, form: { container: 'none', text: 'jsonl' }, header: null, log: new ValueLog([]), baseSeq: 0 });
   return analyzer.finish(error);
 }

@@ -2,6 +2,8 @@
  * Reports of an analysed session: the `check --json` record, and the diagnostics/QA report as
  * JSON or Markdown (the app's export).
  */
+import { sessionLosses } from '../analysis/session-loss';
+import { usageByTurn } from '../analysis/usage';
 import type { Diagnostic } from '../model';
 import { leadingErrorCount, sessionDiagnostics } from './diagnostics';
 import type { SessionAnalysis } from './session';
@@ -34,6 +36,9 @@ export function toJsonRecord(session: SessionAnalysis): Record<string, unknown> 
       ...(session.decodeError.rule === undefined ? {} : { rule: session.decodeError.rule }),
       message: session.decodeError.message,
     },
+    requests: session.analytics?.requests ?? [],
+    usage: usageByTurn(session.analytics?.requests ?? []),
+    compactions: sessionLosses(session),
     diagnostics: sessionDiagnostics(session).map((d) => ({
       severity: d.severity,
       rule: d.rule,

@@ -10,6 +10,8 @@ import { CompactionQaCheck } from '../qa/compaction';
 import { deriveEventMessage } from '../fold/manager';
 import type { Plan, SurfaceState } from '../fold/surface';
 import { applyPlan, describeFoldError, emptySurfaceState, planEvent } from '../fold/surface';
+import { AnalysisRecorder } from '../analysis/recorder';
+import type { SessionAnalytics } from '../analysis/recorder';
 import { TimeTravelBuilder } from '../index/timetravel';
 import type { TimeTravelIndex } from '../index/timetravel';
 import type {
@@ -18,9 +20,11 @@ import type {
   EventLog,
   EventOrigin,
   Replacement,
+  SessionForm,
   SessionFormat,
   SurfaceErrorInfo,
 } from '../model';
+import { formatLabel } from '../model';
 import type { CitedBy, EventColumns } from './columns';
 import { buildCitedBy, ColumnsBuilder } from './columns';
 
@@ -28,7 +32,10 @@ import { buildCitedBy, ColumnsBuilder } from './columns';
 export interface SessionAnalysis {
   /** Display path (`file`, or `archive.zip!member`). */
   path: string;
+  /** The form's label ({@link formatLabel}). */
   format: SessionFormat;
+  /** How it was stored: container and text form. */
+  form: SessionForm;
   header: Record<string, unknown> | null;
   sessionId: string | null;
   parentSession: string | null;
@@ -48,6 +55,8 @@ export interface SessionAnalysis {
     error: SurfaceErrorInfo | null;
   };
   index: TimeTravelIndex;
+  /** Model requests and what each replace lost, over the accepted prefix (docs/ANALYSIS.md); absent when the analysis was not run. */
+  analytics: SessionAnalytics | null;
   decodeError: DecodeErrorInfo | null;
   diagnostics: Diagnostic[];
 }
@@ -55,7 +64,7 @@ export interface SessionAnalysis {
 /** Options for {@link SessionAnalyzer}. */
 export interface AnalyzerOptions {
   path: string;
-  format: SessionFormat;
+  form: SessionForm;
   header: Record<string, unknown> | null;
   log: EventLog;
   /** Seq of the first event; `null` takes it from the first event (stream-json windows). */
@@ -66,6 +75,8 @@ export interface AnalyzerOptions {
   checkpointEvery?: number;
   /** Run the compaction QA check (default true). */
   qa?: boolean;
+  /** Record model requests and compaction loss (default true). */
+  analytics?: boolean;
 }
 
 /** Lets a check ask whether the fold refused the event it is looking at. */
@@ -104,6 +115,7 @@ export class SessionAnalyzer implements TextEventSink {
   private lastPlan: Plan | null = null;
   private lastPlanIndex = -1;
   private readonly lookup = (seq: number): unknown => this.options.log.event(seq - this.baseSeq);
+  private readonly analytics: AnalysisRecorder | null;
 
   constructor(options: AnalyzerOptions) {
     this.options = options;
@@ -122,6 +134,7 @@ export class SessionAnalyzer implements TextEventSink {
             nodes: () => this.state.nodes,
             eventAt: this.lookup,
           });
+    this.analytics = options.analytics === false ? null : new AnalysisRecorder(this.lookup);
     if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
   }
 
@@ -138,6 +151,10 @@ export class SessionAnalyzer implements TextEventSink {
     const line = origin.line > 0 ? origin.line : null;
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
+    if (this.analytics) {
+      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, this.state.nodes, line);
+      else this.analytics.stop();
+    }
   }
 
   /**
@@ -171,6 +188,10 @@ export class SessionAnalyzer implements TextEventSink {
       }
     }
     const line = origin.line > 0 ? origin.line : null;
+    if (this.analytics) {
+      if (this.error === null || this.error.index > first) this.analytics.chunkRow(members.row.turn, members.row.step, members.seq(0), members.time(0), line);
+      if (this.error !== null) this.analytics.stop();
+    }
     for (const check of this.checks) {
       if (check.packedRow !== undefined && line !== null) check.packedRow(members, first, line, text);
       else for (let k = 0; k < n; k++) check.event(members.event(k), first + k, line, text);
@@ -185,7 +206,7 @@ export class SessionAnalyzer implements TextEventSink {
       plan = planEvent(value, this.baseSeq + index, this.state.nodes, this.lookup);
     } catch (thrown) {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
-      this.error = { index, seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
+      this.error = { index, seq: seq === undefined ? null : seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
       builder.add(index, null);
       return;
     }
@@ -209,12 +230,15 @@ export class SessionAnalyzer implements TextEventSink {
       for (const d of check.finish()) diagnostics.push(d.seq === null || shift === 0 ? d : { ...d, seq: d.seq + shift });
     }
     if (this.qa) diagnostics.push(...this.qa.finish());
+    const analytics = this.analytics ? this.analytics.finish() : null;
+    if (analytics) diagnostics.push(...analytics.findings);
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
     const baseSeq = this.baseSeq;
     return {
       path: this.options.path,
-      format: this.options.format,
+      format: formatLabel(this.options.form),
+      form: this.options.form,
       header,
       sessionId: str(header?.id),
       parentSession: str(header?.parentSession),
@@ -235,6 +259,7 @@ export class SessionAnalyzer implements TextEventSink {
         error: this.error,
       },
       index: builder.finish(this.accepted, this.options.checkpointEvery),
+      analytics,
       decodeError,
       diagnostics,
     };

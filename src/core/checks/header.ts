@@ -40,6 +40,36 @@ function isCount(value: unknown): boolean {
   return isNonNegativeSafeInteger(value) && !Object.is(value, -0);
 }
 
+/** Upstream's exact H4 message (log-format.md §2.2). */
+export const NOT_HEADER = 'corrupt session log: first line is not a session header';
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const text = JSON.stringify(value) ?? String(value);
+  return `${text.length > 40 ? `${text.slice(0, 40)}…` : text}`;
+}
+
+/**
+ * The first H4 requirement the parsed first line fails, naming the field and what it holds, or
+ * null when it is a header. The order is the order of the requirements in log-format.md §2.2.
+ */
+export function notHeaderReason(record: Record<string, unknown> | null): string | null {
+  if (record === null || Array.isArray(record)) return 'it is not a JSON object';
+  if (record.type !== 'session') return `"type" is ${describeValue(record.type)}, not "session"`;
+  if (typeof record.version !== 'number') return `"version" is ${describeValue(record.version)}, not a number`;
+  if (typeof record.id !== 'string') return `"id" is ${describeValue(record.id)}, not a string`;
+  for (const key of ['createdAt', 'delegationDepth']) {
+    const value = record[key];
+    if (!isCount(value)) {
+      const shown = Object.is(value, -0) ? '-0' : describeValue(value);
+      return `"${key}" is ${shown}: it must be a non-negative safe integer`;
+    }
+  }
+  if (record.origin !== undefined && record.origin !== 'subagent') return `"origin" is ${describeValue(record.origin)}: it may only be "subagent"`;
+  if (record.agentPreset !== undefined && typeof record.agentPreset !== 'string') return `"agentPreset" is ${describeValue(record.agentPreset)}, not a string`;
+  return null;
+}
+
 function headerFailure(rule: string, message: string): Diagnostic {
   // Every header rule makes upstream refuse the log, so each is an error; the header has no seq.
   return diagnostic('error', rule, null, 1, message);
@@ -84,18 +114,10 @@ export function checkHeaderLine(text: string | null, rawHasLf: boolean): HeaderL
         : `session "${shown}" uses log format v${version}, older than the supported v0, and this build ships no upgrade path for it`;
     return fail('loader/version', message);
   }
-  if (
-    record === null ||
-    Array.isArray(record) ||
-    record.type !== 'session' ||
-    typeof version !== 'number' ||
-    typeof id !== 'string' ||
-    !isCount(record.createdAt) ||
-    !isCount(record.delegationDepth) ||
-    (record.origin !== undefined && record.origin !== 'subagent') ||
-    (record.agentPreset !== undefined && typeof record.agentPreset !== 'string')
-  ) {
-    return fail('loader/not-header', 'corrupt session log: first line is not a session header');
+  const why = notHeaderReason(record);
+  if (why !== null || record === null) {
+    // Upstream's message names no field; the reason after it does, so a fix is obvious.
+    return fail('loader/not-header', `${NOT_HEADER} (${why ?? 'it is not a JSON object'})`);
   }
   const header: Record<string, unknown> = {};
   for (const key of HEADER_KEYS) if (record[key] !== undefined) header[key] = record[key];

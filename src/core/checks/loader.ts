@@ -14,7 +14,7 @@ import type { EventCheck, SurfaceStep } from './check';
 import { diagnostic, isRecord } from './check';
 import { InterruptedTurnTracker } from './closers';
 import type { HeaderLineResult } from './header';
-import { checkSessionHeader } from './header';
+import { NOT_HEADER, checkSessionHeader } from './header';
 import type { LegacyContext } from './legacy';
 import { LegacyMalformedError, upgradeLegacyEvent } from './legacy';
 import { SeedCheck } from './seed';
@@ -377,7 +377,9 @@ export class LoaderCheck implements EventCheck {
   private loadError(): string | null {
     // L1: header failures are decode errors and refusals, reported as given (unwrapped).
     const headerError = this.headerResult.findings.find((d) => d.severity === 'error');
-    if (headerError !== undefined) return headerError.message;
+    // The not-header finding adds the failing field after upstream's exact message; the
+    // refusal itself is upstream's message alone.
+    if (headerError !== undefined) return headerError.rule === 'loader/not-header' ? NOT_HEADER : headerError.message;
     const wrap = (failure: Failure): string => `stored session "${this.sessionId}" failed validation: Error: ${failure.message}`;
     const legacy = this.legacyFound.find((found) => found !== null);
     if (legacy) return wrap(legacy);

@@ -6,20 +6,27 @@
  * is alive. Alongside the fold-input decoding it tracks the upstream loader's view of the same
  * lines (torn tail vs fatal damage), which only ever becomes diagnostics.
  */
-import type { DecodeErrorInfo, EventOrigin, EventSink, SessionFormat } from '../model';
+import type { DecodeErrorInfo, EventOrigin, EventSink, TextForm } from '../model';
 import type { ByteBuffer } from '../util/grow';
 import { LineLog, RowKind } from './line-log';
 import { expandPackedRow, isPackedRow, PackedMembers, PackedRowError, ROW_TAGS, validatePackedRow } from './packed';
 import type { PackedRow } from './packed';
+import { completeEnvelope, isProjectedFirstRecord } from './projected';
+import { isJsonRpcNotification, rpcContextNote, rpcSessionEvent } from './jsonrpc';
 
 
 /** A session found in the text. */
 export interface TextSession {
-  format: SessionFormat;
+  format: TextForm;
   /** The parsed header record (session JSONL), else null. */
   header: Record<string, unknown> | null;
-  /** stream-json: the `sessionId` the events were grouped by. */
+  /** stream-json and JSON-RPC captures: the `sessionId` the events were grouped by. */
   streamSessionId: string | null;
+  /**
+   * The text's first line (the header candidate) when the session was found, or null when
+   * there was no line yet. Sessions are found on a committed line, so the first line is final.
+   */
+  firstLine: string | null;
   log: LineLog;
   sink: TextEventSink;
 }
@@ -88,7 +95,7 @@ export class JsonlScanner {
   private readonly makeSink: SinkFactory;
   private committed = 0;
   private lineNo = 0;
-  private mode: 'detect' | 'jsonl' | 'stream' = 'detect';
+  private mode: 'detect' | 'jsonl' | 'stream' | 'rpc' = 'detect';
   private headerLineNo = 0;
   private primary: TextSession | null = null;
   private readonly streams = new Map<string, TextSession>();
@@ -96,7 +103,22 @@ export class JsonlScanner {
   /** The fold-input decode error (first unparsable line or malformed row), if any. */
   decodeError: DecodeErrorInfo | null = null;
   /** Format decided from the first line. */
-  format: SessionFormat = 'jsonl';
+  format: TextForm = 'jsonl';
+  /** Whether the text started with a UTF-8 byte-order mark, dropped before decoding (log-format.md §1.1). */
+  bom = false;
+  /**
+   * Whether the text is an envelope-projected snapshot (log-format.md §1.2 step 9a): decided by
+   * the first body record after a header; from then on every record's missing seq and time
+   * are filled in by position before it is decoded.
+   */
+  projected = false;
+  /** Whether the first body record after the header has been seen. */
+  private bodySeen = false;
+  /**
+   * JSON-RPC captures: the notifications shown beside the events (`subagent.*`), with their
+   * 1-based line.
+   */
+  readonly contextNotes: { line: number; message: string }[] = [];
   private events = 0;
   readonly loader: LoaderScan = {
     accepted: 0,
@@ -180,9 +202,18 @@ export class JsonlScanner {
       const charEnd = region.indexOf('\n', charStart);
       const byteEnd = ascii ? base + charEnd : bytes.indexOf(LF, byteStart);
       this.lineNo += 1;
-      const text = region.slice(charStart, charEnd);
-      if (this.lineNo === 1) this.firstLine = text;
-      this.line(text, byteStart);
+      let text = region.slice(charStart, charEnd);
+      let lineStart = byteStart;
+      if (this.lineNo === 1) {
+        // The loader view judges the header line as written, byte-order mark included.
+        this.firstLine = text;
+        if (text.charCodeAt(0) === 0xfeff) {
+          this.bom = true;
+          text = text.slice(1);
+          lineStart += 3;
+        }
+      }
+      this.line(text, lineStart);
       byteStart = byteEnd + 1;
       charStart = charEnd + 1;
     }
@@ -202,9 +233,9 @@ export class JsonlScanner {
     return this.headerLineNo;
   }
 
-  private ensurePrimary(format: SessionFormat, header: Record<string, unknown> | null): TextSession {
+  private ensurePrimary(format: TextForm, header: Record<string, unknown> | null): TextSession {
     if (!this.primary) {
-      const base = { format, header, streamSessionId: null, log: new LineLog(this.text) };
+      const base = { format, header, streamSessionId: null, firstLine: this.firstLine, log: new LineLog(this.text) };
       this.primary = { ...base, sink: this.makeSink(base) };
       this.order.push(this.primary);
       this.format = format;
@@ -212,10 +243,10 @@ export class JsonlScanner {
     return this.primary;
   }
 
-  private streamSession(id: string): TextSession {
+  private streamSession(id: string, format: 'stream-json' | 'jsonrpc'): TextSession {
     let session = this.streams.get(id);
     if (!session) {
-      const base = { format: 'stream-json' as const, header: null, streamSessionId: id, log: new LineLog(this.text) };
+      const base = { format, header: null, streamSessionId: id, firstLine: this.firstLine, log: new LineLog(this.text) };
       session = { ...base, sink: this.makeSink(base) };
       this.streams.set(id, session);
       this.order.push(session);
@@ -300,6 +331,9 @@ export class JsonlScanner {
       if (type === 'session_event') {
         this.mode = 'stream';
         this.format = 'stream-json';
+      } else if (isJsonRpcNotification(value)) {
+        this.mode = 'rpc';
+        this.format = 'jsonrpc';
       } else {
         this.mode = 'jsonl';
         const headerless = (typeof type === 'string' && type.includes('/')) || ROW_TAGS.has(type);
@@ -307,6 +341,7 @@ export class JsonlScanner {
       }
     }
     if (this.mode === 'stream') this.streamLine(value, start, text);
+    else if (this.mode === 'rpc') this.rpcLine(value, start, text);
     else this.eventLine(value, start, text);
   }
 
@@ -331,6 +366,29 @@ export class JsonlScanner {
   private eventLine(value: unknown, start: number, text: string): void {
     const session = this.ensurePrimary(this.format, null);
     const log = session.log;
+    if (this.headerLineNo > 0 && !this.bodySeen) {
+      this.bodySeen = true;
+      if (isProjectedFirstRecord(value)) {
+        this.projected = true;
+        log.projected = true;
+      }
+    }
+    /** Whether the loader view already saw this line as written. */
+    let judged = false;
+    if (this.projected) {
+      // Upstream's loader sees the record without the envelope it is given here: a packed row
+      // without `seq0` does not validate (unparsable), an event without `seq` is a seq gap.
+      if (isPackedRow(value)) {
+        if (!Object.prototype.hasOwnProperty.call(value, 'seq0')) {
+          this.loaderUnparsable();
+          judged = true;
+        }
+      } else if (!Array.isArray(value)) {
+        this.loaderDecoded([value]);
+        judged = true;
+      }
+      completeEnvelope(value, log.length);
+    }
     if (isPackedRow(value)) {
       let packed: PackedRow;
       try {
@@ -344,12 +402,12 @@ export class JsonlScanner {
       const row = log.addRow(start, this.lineNo, RowKind.Packed);
       if (session.sink.packedRow === undefined) {
         const events = expandPackedRow(packed);
-        this.loaderDecoded(events);
+        if (!judged) this.loaderDecoded(events);
         for (let k = 0; k < events.length; k++) this.emit(session, events[k], row, k, start, text);
         return;
       }
       const members = new PackedMembers(packed);
-      this.loaderDecodedPacked(members);
+      if (!judged) this.loaderDecodedPacked(members);
       const first = log.length;
       log.addEvents(row, members.length);
       this.events += members.length;
@@ -357,7 +415,7 @@ export class JsonlScanner {
       return;
     }
     // The upstream loader sees an array line as one (malformed) event.
-    this.loaderDecoded([value]);
+    if (!judged) this.loaderDecoded([value]);
     if (Array.isArray(value)) {
       const row = log.addRow(start, this.lineNo, RowKind.ArrayElement);
       for (let k = 0; k < value.length; k++) this.emit(session, value[k], row, k, start, text);
@@ -369,9 +427,22 @@ export class JsonlScanner {
   private streamLine(value: unknown, start: number, text: string): void {
     if (typeOf(value) !== 'session_event') return; // `result` and other records carry no events
     const id = String((value as { sessionId?: unknown }).sessionId);
-    const session = this.streamSession(id);
+    const session = this.streamSession(id, 'stream-json');
     const row = session.log.addRow(start, this.lineNo, RowKind.StreamEnvelope);
     this.emit(session, (value as { event?: unknown }).event, row, -1, start, text);
+  }
+
+  /** A JSON-RPC capture line (log-format.md §9.1): a `session.event` carries one event. */
+  private rpcLine(value: unknown, start: number, text: string): void {
+    const carried = rpcSessionEvent(value);
+    if (carried === null) {
+      const note = rpcContextNote(value);
+      if (note !== null) this.contextNotes.push({ line: this.lineNo, message: note });
+      return;
+    }
+    const session = this.streamSession(carried.sessionId, 'jsonrpc');
+    const row = session.log.addRow(start, this.lineNo, RowKind.RpcEnvelope);
+    this.emit(session, carried.event, row, -1, start, text);
   }
 
   private emit(session: TextSession, value: unknown, row: number, member: number, byte: number, text: string): void {

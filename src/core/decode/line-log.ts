@@ -6,6 +6,7 @@ import type { EventLog, EventOrigin, RawPreview } from '../model';
 import { GrowArray } from '../util/grow';
 import type { ByteBuffer } from '../util/grow';
 import { PackedMembers, expandPackedRow, validatePackedRow } from './packed';
+import { completeEnvelope } from './projected';
 
 /** How an event sits in its row. */
 export const RowKind = {
@@ -17,6 +18,8 @@ export const RowKind = {
   StreamEnvelope: 2,
   /** The row is a JSON array; the event is element `member`. */
   ArrayElement: 3,
+  /** The row is a JSON-RPC `session.event` notification; the event is its `params.event`. */
+  RpcEnvelope: 4,
 } as const;
 /** One of {@link RowKind}'s values. */
 export type RowKind = (typeof RowKind)[keyof typeof RowKind];
@@ -34,6 +37,13 @@ export class LineLog implements EventLog {
   private readonly rowKind = new GrowArray(Int32Array);
   private readonly eventRow = new GrowArray(Int32Array);
   private readonly eventMember = new GrowArray(Int32Array);
+
+  /**
+   * An envelope-projected snapshot (log-format.md §1.2 step 9a): each parsed record gets the
+   * envelope the scanner gave it (its missing seq by position, its missing time 0), so an event
+   * read back equals the event folded.
+   */
+  projected = false;
 
   /** @param text the logical text the rows point into (shared with the scanner) */
   constructor(text: ByteBuffer) {
@@ -90,18 +100,26 @@ export class LineLog implements EventLog {
   /** Event `i`, parsed from `text`, the text of its row. */
   private eventFrom(i: number, text: string): unknown {
     const row = this.eventRow.get(i);
-    const value: unknown = JSON.parse(text);
     const member = this.eventMember.get(i);
+    const value = this.parseRow(text, i - Math.max(member, 0));
     switch (this.rowKind.get(row) as RowKind) {
       case RowKind.Plain:
         return value;
       case RowKind.StreamEnvelope:
         return (value as { event?: unknown }).event;
+      case RowKind.RpcEnvelope:
+        return (value as { params: { event?: unknown } }).params.event;
       case RowKind.ArrayElement:
         return (value as unknown[])[member];
       case RowKind.Packed:
         return new PackedMembers(validatePackedRow(value as Record<string, unknown>)).event(member);
     }
+  }
+
+  /** Parse a row's text; `position` is the index of the row's first event. */
+  private parseRow(text: string, position: number): unknown {
+    const value: unknown = JSON.parse(text);
+    return this.projected ? completeEnvelope(value, position) : value;
   }
 
   /**
@@ -111,12 +129,14 @@ export class LineLog implements EventLog {
    */
   rowEvents(i: number): unknown[] {
     const row = this.eventRow.get(i);
-    const value: unknown = JSON.parse(this.rowText(row));
+    const value = this.parseRow(this.rowText(row), i - Math.max(this.eventMember.get(i), 0));
     switch (this.rowKind.get(row) as RowKind) {
       case RowKind.Plain:
         return [value];
       case RowKind.StreamEnvelope:
         return [(value as { event?: unknown }).event];
+      case RowKind.RpcEnvelope:
+        return [(value as { params: { event?: unknown } }).params.event];
       case RowKind.ArrayElement:
         return value as unknown[];
       case RowKind.Packed:
@@ -221,10 +241,16 @@ export class LineLog implements EventLog {
 export class ValueLog implements EventLog {
   private readonly values: unknown[];
   private readonly lines: readonly number[] | null;
+  private readonly firstMember: number;
 
-  constructor(values: unknown[], lines: readonly number[] | null = null) {
+  /**
+   * @param lines each value's 1-based line, or null when the values are the elements of one array
+   * @param firstMember the array index of value 0 (1 when element 0 was the session header)
+   */
+  constructor(values: unknown[], lines: readonly number[] | null = null, firstMember = 0) {
     this.values = values;
     this.lines = lines;
+    this.firstMember = firstMember;
   }
 
   get length(): number {
@@ -237,7 +263,7 @@ export class ValueLog implements EventLog {
   }
 
   origin(i: number): EventOrigin {
-    return { line: this.lines?.[i] ?? 0, byte: -1, member: this.lines ? -1 : i };
+    return { line: this.lines?.[i] ?? 0, byte: -1, member: this.lines ? -1 : this.firstMember + i };
   }
 
   raw(i: number): string {

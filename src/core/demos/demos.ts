@@ -141,7 +141,9 @@ export function demos(): Demo[] {
           content: [{ type: 'text', text: 'A summary that forgot to cite what it shadows.' }],
           source: { kind: 'user' },
         });
-        narrate(bad, `This replace of ${q}…${a.message} has no sourceEventSeqs, so the fold refuses it: every shadowed node must be cited.`);
+        // The cursor can only reach the accepted prefix: the note stands at its end, just
+        // before the refused event (keyed to the refused event it could never be shown).
+        narrate(bad - 1, `The next event, ${bad}, replaces ${q}…${a.message} with no sourceEventSeqs, so the fold refuses it: every shadowed node must be cited. The surface stays as it is here.`);
       },
     ),
     build(

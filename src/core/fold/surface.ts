@@ -326,7 +326,7 @@ export function foldStepwise(events: readonly unknown[], baseSeq = 0): StepwiseF
         replacements,
         accepted: i,
         replaceGeneration: state.replaceGeneration,
-        error: { index: i, seq, ...describeFoldError(error) },
+        error: { index: i, seq: seq === undefined ? null : seq, ...describeFoldError(error) },
       };
     }
     const record = applyPlan(state, plan);

@@ -22,6 +22,13 @@ export interface SearchSubject {
   state?(): string;
   /** The tool name of a call, by call id, so `tool:` finds the results of that tool too. */
   toolNameOfCall?(callId: string): string | null;
+  /**
+   * For an event too large to parse for a search (a 200 MB tool result): its raw text in
+   * pieces, each starting with the end of the one before (so a match across two pieces is
+   * found). Text terms then match the raw JSON text; tool, turn, step and the content `is:`
+   * flags do not hold. Null (or absent) for ordinary events.
+   */
+  hugeText?(): Iterable<string> | null;
 }
 
 /** One matched piece of text: `texts[part]` from `start` to `end`. */
@@ -95,6 +102,8 @@ export class Matcher {
   match(subject: SearchSubject): Match | null {
     for (const term of this.cheap) if (this.cheapHolds(term, subject) === term.negate) return null;
     if (this.costly.length === 0) return { facts: null, hits: [] };
+    const pieces = subject.hugeText?.() ?? null;
+    if (pieces) return this.matchPieces(subject, pieces);
     const facts = eventFacts(subject.event(), subject.op === 'replace', subject.toolNameOfCall?.bind(subject));
     const hits: Hit[] = [];
     for (const term of this.costly) {
@@ -106,6 +115,33 @@ export class Matcher {
       } else if (this.factHolds(term, subject, facts) === term.negate) return null;
     }
     return { facts, hits };
+  }
+
+  /** {@link match} over the raw pieces of a huge event (see {@link SearchSubject.hugeText}). */
+  private matchPieces(subject: SearchSubject, pieces: Iterable<string>): Match | null {
+    const texts: string[] = [];
+    const hits = new Map<Term, Hit>();
+    const wanted = this.costly.filter((t) => this.regexes.has(t));
+    for (const piece of pieces) {
+      for (const term of wanted) {
+        if (hits.has(term)) continue;
+        const hit = firstHit(this.regexes.get(term) as RegExp, [piece]);
+        if (!hit) continue;
+        if (term.negate) return null;
+        // Only pieces that hold a first hit are kept (for the snippet), not the whole text.
+        if (texts[texts.length - 1] !== piece) texts.push(piece);
+        hits.set(term, { ...hit, part: texts.length - 1 });
+      }
+      if (wanted.every((t) => t.negate || hits.has(t)) && wanted.every((t) => !t.negate)) break;
+    }
+    const summary = `${subject.type} (too large to read whole for search)`;
+    const facts: EventFacts = { texts, summary, tools: [], turn: null, step: null, error: false, replacement: null };
+    for (const term of this.costly) {
+      if (this.regexes.has(term)) {
+        if (!term.negate && !hits.has(term)) return null;
+      } else if (this.factHolds(term, subject, facts) === term.negate) return null;
+    }
+    return { facts, hits: [...hits.values()] };
   }
 
   private cheapHolds(term: Term, subject: SearchSubject): boolean {
@@ -151,6 +187,7 @@ export class Matcher {
    * text term matched. Whitespace is collapsed; `…` marks a cut.
    */
   snippet(match: Match, subject: SearchSubject, max = 160): Snippet {
+    if (!match.facts && subject.hugeText?.()) return { text: `${subject.type} (too large to read whole for search)`, marks: [] };
     const facts = match.facts ?? eventFacts(subject.event(), subject.op === 'replace', subject.toolNameOfCall?.bind(subject));
     const first = match.hits.reduce<Hit | null>((a, h) => (a === null || h.part < a.part || (h.part === a.part && h.start < a.start) ? h : a), null);
     if (first === null) return { text: facts.summary, marks: [] };

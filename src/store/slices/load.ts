@@ -111,6 +111,8 @@ function freshSessionState(): Partial<AppState> {
     replaceTarget: null,
     activeDemo: null,
     exportError: null,
+    // A new open stops following the previous source (its looks see the new load token).
+    live: null,
   };
 }
 
@@ -175,7 +177,11 @@ export const createLoadSlice =
           const request = await toRequest(source, ctx);
           if (token !== ctx.loadToken) return;
           const summary = await client.open(request, (progress) => {
-            if (token === ctx.loadToken) set({ progress });
+            if (token !== ctx.loadToken) return;
+            // The first lines of a large log, shown while the rest loads (the progress stays up).
+            const preview = progress.preview;
+            if (preview) set({ progress, load: preview, session: 0, step: preview.sessions[0]?.accepted ?? 0 });
+            else set({ progress });
           });
           if (token !== ctx.loadToken) return;
           const first = summary.sessions[0];
@@ -183,15 +189,16 @@ export const createLoadSlice =
           ctx.applyDeepLink();
         } catch (error) {
           if (token !== ctx.loadToken) return;
-          if (isAbortError(error)) set({ status: 'cancelled', progress: null });
-          else set({ status: 'error', progress: null, loadError: errorMessage(error) });
+          // A preview shown while loading goes with the load.
+          if (isAbortError(error)) set({ status: 'cancelled', progress: null, load: null });
+          else set({ status: 'error', progress: null, load: null, loadError: errorMessage(error) });
         }
       },
 
       async cancelLoad() {
         if (get().status !== 'loading') return;
         ctx.loadToken++;
-        set({ status: 'cancelled', progress: null });
+        set({ status: 'cancelled', progress: null, load: null });
         await get()
           .client.cancel()
           .catch(() => {});

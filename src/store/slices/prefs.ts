@@ -10,6 +10,10 @@ export const createPrefsSlice =
     theme: defaultTheme,
     paneSizes: {},
     speed: DEFAULT_SPEED,
+    timeMode: 'elapsed',
+    setTimeMode(timeMode) {
+      set({ timeMode });
+    },
     setTheme(theme) {
       set({ theme });
     },
@@ -27,10 +31,10 @@ export const createPrefsSlice =
   });
 
 /** The persisted part of the state. */
-export type PersistedPrefs = Pick<AppState, 'theme' | 'paneSizes' | 'speed'>;
+export type PersistedPrefs = Pick<AppState, 'theme' | 'paneSizes' | 'speed' | 'timeMode'>;
 
 export function partializePrefs(state: AppState): PersistedPrefs {
-  return { theme: state.theme, paneSizes: state.paneSizes, speed: state.speed };
+  return { theme: state.theme, paneSizes: state.paneSizes, speed: state.speed, timeMode: state.timeMode };
 }
 
 /** Accepts only well-formed persisted values (storage is user-editable). */
@@ -40,6 +44,7 @@ export function mergePrefs(persisted: unknown, current: AppState): AppState {
   const next = { ...current };
   if (p.theme === 'light' || p.theme === 'dark') next.theme = p.theme;
   if (typeof p.speed === 'number' && Number.isFinite(p.speed) && p.speed > 0) next.speed = p.speed;
+  if (p.timeMode === 'elapsed' || p.timeMode === 'clock') next.timeMode = p.timeMode;
   if (typeof p.paneSizes === 'object' && p.paneSizes !== null) {
     const sizes: Record<string, number[]> = {};
     for (const [id, value] of Object.entries(p.paneSizes)) {

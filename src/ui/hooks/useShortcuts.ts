@@ -55,6 +55,10 @@ export function useShortcuts(openSheet: () => void, enabled = true): void {
           return act(() => void s.navigate('next-replace'));
         case '[':
           return act(() => void s.navigate('prev-replace'));
+        case 'x':
+          return act(() => void s.navigate('next-break'));
+        case 'X':
+          return act(() => void s.navigate('prev-break'));
         case ' ':
           return act(s.togglePlay);
         case 'Home':

@@ -16,6 +16,7 @@ const BLOCK = 200;
 export function Diagnostics() {
   const ready = useAppStore(selectIsReady);
   const session = useAppStore(selectSession);
+  const following = useAppStore((s) => s.live?.active === true);
   return (
     <Panel
       title="Diagnostics"
@@ -25,6 +26,11 @@ export function Diagnostics() {
           : undefined
       }
     >
+      {ready && following ? (
+        <p className="diagnostics-provisional muted">
+          Following: findings that depend on the end of the log (a torn tail, interrupted turns, what upstream&apos;s loader would keep) are provisional until it stops growing.
+        </p>
+      ) : null}
       {ready ? <DiagnosticList /> : <EmptyState title="No log loaded" />}
     </Panel>
   );

@@ -6,14 +6,17 @@
  */
 import { useAppStore } from '../../store/react';
 import {
-  formatSeqValue,
+  acceptedPrefixText,
   selectEngineError,
   selectLoadError,
   selectSession,
   selectSourceName,
   selectStatus,
+  surfaceErrorPlace,
 } from '../../store/selectors';
 import { formatCount } from '../format';
+
+const VERDICT_VERB = { refuses: 'refuse', truncates: 'truncate', repairs: 'repair' } as const;
 
 export function ErrorBanner() {
   const engineError = useAppStore(selectEngineError);
@@ -27,6 +30,9 @@ export function ErrorBanner() {
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
   const surface = session?.surfaceError ?? null;
   const decode = session?.decodeError ?? null;
+  const verdict = session?.loaderVerdict ?? null;
+  // A ZIP none of whose members could be read (no session.jsonl, a bomb, only unsafe paths).
+  const refusedArchive = decode?.rule?.startsWith('zip/') === true;
 
   return (
     <div className="banners">
@@ -62,10 +68,10 @@ export function ErrorBanner() {
         <div className="banner banner-error" aria-label="Surface error">
           <span className="banner-icon" aria-hidden="true">✕</span>
           <span>
-            <b>Surface error</b> at seq <span className="mono">{formatSeqValue(surface.seq)}</span>
+            <b>Surface error</b> at <span className="mono">{surfaceErrorPlace(surface)}</span>
             {surface.line === null ? '' : <>, line <span className="mono">{surface.line}</span></>}:{' '}
-            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>. The
-            first {formatCount(session?.accepted ?? 0)} events stay fully navigable.
+            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>.{' '}
+            {acceptedPrefixText(session?.accepted ?? 0)}
           </span>
           {typeof surface.seq === 'number' ? (
             <button type="button" onClick={() => jumpToSeq(surface.seq as number)}>
@@ -74,14 +80,26 @@ export function ErrorBanner() {
           ) : null}
         </div>
       ) : null}
-      {decode && status === 'ready' ? (
-        <div className="banner banner-warning" aria-label="Decode error">
+      {verdict && status === 'ready' ? (
+        <div className="banner banner-warning" aria-label="Loader verdict">
           <span className="banner-icon" aria-hidden="true">▲</span>
           <span>
-            <b>Decoding stopped</b>
+            <b>dsh&apos;s loader would {VERDICT_VERB[verdict.kind]} this log</b>
+            {verdict.projected ? ' (an envelope-projected test snapshot: no loader reads these)' : ''}:{' '}
+            <span className="mono banner-message">{verdict.message}</span> <span className="muted">({verdict.rule})</span>. It is shown here
+            as decoded.
+          </span>
+        </div>
+      ) : null}
+      {decode && status === 'ready' ? (
+        <div className={`banner ${refusedArchive ? 'banner-error' : 'banner-warning'}`} aria-label={refusedArchive ? 'Archive refused' : 'Decode error'}>
+          <span className="banner-icon" aria-hidden="true">{refusedArchive ? '✕' : '▲'}</span>
+          <span>
+            <b>{refusedArchive ? `${name ?? 'The archive'} was refused` : 'Decoding stopped'}</b>
             {decode.line === null ? '' : ` at line ${decode.line}`}
             {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>
-            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}. Events before it are loaded.
+            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}.{' '}
+            {(session?.events ?? 0) > 0 ? 'Events before it are loaded.' : 'Nothing of it could be read.'}
           </span>
         </div>
       ) : null}

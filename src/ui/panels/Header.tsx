@@ -2,8 +2,9 @@
 import { useAppStore } from '../../store/react';
 import { selectLoad, selectSession, selectTheme } from '../../store/selectors';
 import { DemoMenu } from './demos/DemoMenu';
+import { LiveControl } from './follow/LiveControl';
 import { OpenLogInput } from './start/OpenLogInput';
-import { formatCount } from '../format';
+import { plural } from '../format';
 
 export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   const load = useAppStore(selectLoad);
@@ -22,10 +23,11 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
         <span className="appbar-file" title={session.path}>
           <span className="mono">{load.file}</span>
           <span className="muted">
-            {formatCount(session.events)} events · {formatCount(session.nodes)} nodes · {formatCount(session.replacements)} replaces
+            {plural(session.events, 'event')} · {plural(session.nodes, 'node')} · {plural(session.replacements, 'replace')}
           </span>
         </span>
       ) : null}
+      {load ? <LiveControl /> : null}
       <span className="appbar-spacer" />
       {storeMode && (load || !showingSessions) ? (
         <button type="button" aria-pressed={showingSessions} onClick={() => showSessions(!showingSessions)}>

@@ -7,6 +7,7 @@ export const SHORTCUTS: [keys: string[], action: string][] = [
   [['Shift', '+', '→ / j'], 'Next surface change (skip log-only steps)'],
   [['Shift', '+', '← / k'], 'Previous surface change'],
   [[']'], 'Next replace'],
+  [['x', 'Shift+x'], 'Next / previous prefix-cache break'],
   [['['], 'Previous replace'],
   [['Space'], 'Play / pause'],
   [['Home'], 'Go to start'],

@@ -2,6 +2,7 @@
 import type { CurveData, CurveParams } from '../../protocol/protocol';
 import { TOKEN_METHOD } from '../../core/analyze/tokens';
 import { derivedMessageSize } from '../../core/qa/size';
+import { curveRequests, curveUsage } from './analysis';
 import { abortError } from './session';
 import type { QuerySession } from './session';
 
@@ -64,5 +65,5 @@ export async function curve(
     bytesMax = Math.max(bytesMax, hi);
     out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
   }
-  return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD };
+  return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD, requests: curveRequests(q.session), usage: curveUsage(q.session) };
 }

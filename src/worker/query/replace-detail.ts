@@ -4,6 +4,7 @@ import type { DiffPart, ReplaceDetail, ReplacementParams } from '../../protocol/
 import { sessionDiagnostics } from '../../core/analyze/diagnostics';
 import { estimateTokens, TOKEN_METHOD } from '../../core/analyze/tokens';
 import { derivedMessageSize as derivedSize } from '../../core/qa/size';
+import { replaceLossInfo } from './analysis';
 import { contentText } from './messages';
 import { replacementKinds } from './replacements';
 import type { QuerySession } from './session';
@@ -99,5 +100,6 @@ export function replaceDetail(q: QuerySession, { replacement: seq }: Replacement
     prune: kind === 'prune' ? pruneDiff(shadowedEvents[0], replacementEvent) : null,
     compaction: kind === 'compaction' ? compaction(q, replacementEvent, rep.shadowedSeqs) : null,
     findings: sessionDiagnostics(q.session).filter((d) => d.rule.startsWith('qa/') && d.seq === seq),
+    loss: replaceLossInfo(q.session, seq),
   };
 }

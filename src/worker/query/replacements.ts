@@ -2,6 +2,7 @@
 import { OpCode } from '../../core/analyze/columns';
 import { replacementKind } from '../../core/analyze/describe';
 import type { Bracket, BracketsParams, NavigateParams, ReplacementKind, ReplacementRow, StepParams } from '../../protocol/protocol';
+import { breakSteps } from './analysis';
 import type { QuerySession } from './session';
 
 /** Kind of each replacement, by replacement number (parsed once per session). */
@@ -90,6 +91,11 @@ export function replaceSteps(q: QuerySession): Int32Array {
 
 export function navigate(q: QuerySession, { step, kind }: NavigateParams): number | null {
   const accepted = q.session.fold.accepted;
+  if (kind === 'next-break' || kind === 'prev-break') {
+    const breaks = breakSteps(q.session);
+    if (kind === 'next-break') return breaks.find((s) => s > step) ?? null;
+    return breaks.filter((s) => s < step).at(-1) ?? null;
+  }
   const steps = q.session.index.replaceSteps();
   if (kind === 'next-replace') {
     for (const s of steps) if (s > step) return s;

@@ -1,5 +1,6 @@
 /** The timeline: rows matching a filter, with their state at the cursor, and the row of a seq. */
 import { OpCode } from '../../core/analyze/columns';
+import { outOfOrderFlags } from '../../core/analyze/time';
 import { summarizeEvent } from '../../core/analyze/describe';
 import type { Family } from '../../core/analyze/family';
 import type { RowFilter, RowOfParams, RowWindow, RowsParams, SurfaceOpKind, TimelineRow } from '../../protocol/protocol';
@@ -50,10 +51,14 @@ function facts(q: QuerySession, i: number, read: EventReader): RowFacts {
   const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
   const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
   const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
+  q.timeBack ??= outOfOrderFlags(columns.time);
+  const own = event !== null && typeof event === 'object' ? (event as { seq?: unknown }).seq : undefined;
   return q.rowFacts.set(i, {
     index: i,
     seq: q.seqOf(i),
+    seqLabel: own === undefined ? '—' : typeof own === 'number' ? String(own) : (JSON.stringify(own) ?? String(own)),
     time: Number.isFinite(time) ? time : null,
+    timeBack: q.timeBack[i] === 1,
     type: q.typeOf(i),
     family: q.familyOf(i),
     turn: typeof turn === 'number' ? turn : null,

@@ -63,6 +63,8 @@ export class QuerySession {
   readonly filterCache = new Map<string, Int32Array | null>();
   readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
   readonly nodes = new BoundedCache<number, SurfaceNode>(CACHE_ENTRIES);
+  /** Per event: its time is earlier than one before it. Built on the first row request. */
+  timeBack: Uint8Array | null = null;
   /** Kind of each replacement, by replacement number (see `replacements.ts`). */
   kinds: ReplacementKind[] | null = null;
   spans: { first: Int32Array; last: Int32Array } | null = null;

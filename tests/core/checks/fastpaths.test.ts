@@ -67,7 +67,7 @@ function diagnosticsOf(text: string, fast: boolean): Diagnostic[] {
     const header = session.format === 'jsonl' ? checkHeaderLine(scanner?.firstLine ?? null, true) : null;
     const analyzer = new SessionAnalyzer({
       path: 'test',
-      format: session.format,
+      form: { container: 'none', text: session.format },
       header: session.header,
       log: session.log,
       baseSeq: session.format === 'stream-json' ? null : 0,

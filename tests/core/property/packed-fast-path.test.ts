@@ -7,7 +7,7 @@
  * ways that reach the fast path's fallbacks (seq gaps at a row, a row that opens the log, rows
  * that do not start with `{`), and the project's and upstream's fixtures. Seeds are in the names.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBytes } from '../../../src/core/analyze/open';
@@ -16,7 +16,7 @@ import { SessionAnalyzer } from '../../../src/core/analyze/session';
 import type { SessionAnalysis } from '../../../src/core/analyze/session';
 import { Rng } from '../../../src/core/gen/rng';
 import { VIOLATION_KINDS, generateLog, generateText } from '../../../src/core/gen/generate';
-import { HAS_SHARED, PACKAGED_FIXTURES, UPSTREAM_FIXTURES } from '../../support/shared';
+import { HAS_SHARED, PACKAGED_FIXTURES, UPSTREAM_FIXTURES, listFiles } from '../../support/shared';
 
 const proto = SessionAnalyzer.prototype as { packedRow?: unknown };
 const fastPath = proto.packedRow;
@@ -145,14 +145,14 @@ describe('packed rows through the fast path', () => {
 
   it('the project fixtures analyse the same with and without it', async () => {
     const dir = join(import.meta.dirname, '..', '..', 'fixtures');
-    const names = readdirSync(dir);
+    const names = listFiles(dir, () => true);
     expect(names.length).toBeGreaterThan(3);
     for (const name of names) await expectSame(new Uint8Array(readFileSync(join(dir, name))), name);
   });
 
   it.skipIf(!HAS_SHARED)('the upstream and packaged fixtures analyse the same with and without it', async () => {
     for (const dir of [UPSTREAM_FIXTURES, PACKAGED_FIXTURES]) {
-      for (const name of readdirSync(dir)) await expectSame(new Uint8Array(readFileSync(join(dir, name))), name);
+      for (const name of listFiles(dir, () => true)) await expectSame(new Uint8Array(readFileSync(join(dir, name))), name);
     }
   });
 });

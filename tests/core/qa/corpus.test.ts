@@ -108,10 +108,10 @@ describe('project fixtures', () => {
   }
 });
 
-describe(`shared fixtures and vectors${SHARED_NOTE}`, () => {
+describe.skipIf(!HAS_SHARED)(`shared fixtures and vectors${SHARED_NOTE}`, () => {
   const dirs = HAS_SHARED ? [UPSTREAM_FIXTURES, PACKAGED_FIXTURES, SPEC_VECTORS] : [];
-  // Without ../shared the suite has nothing to run: say so as a skipped test, not an empty suite.
-  it.skipIf(!HAS_SHARED)('has ../shared material to check', () => expect(dirs.flatMap((d) => listFiles(d, () => true)).length).toBeGreaterThan(0));
+  // A suite without tests is an error: the skip is said as a skipped test.
+  if (!HAS_SHARED) it.skip('upstream recordings, packaged fixtures and spec vectors', () => {});
   for (const dir of dirs) {
     for (const name of listFiles(dir, (n) => /\.(jsonl|zstd|zip)$/.test(n))) {
       it(`${name}: qa findings as recorded`, async () => {

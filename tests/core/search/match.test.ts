@@ -152,3 +152,26 @@ describe('search on generated logs', () => {
     });
   }
 });
+
+describe('search on a line too long to parse for it', () => {
+  it('matches the raw text in pieces, a match across two pieces included, and says so in the snippet', async () => {
+    const header = '{"type":"session","version":0,"id":"h","createdAt":0,"delegationDepth":0}';
+    // 5 MiB of text with a marker straddling the 1 MiB piece boundary of the raw line.
+    const prefix = '{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"';
+    const filler = 'x'.repeat(5 << 20);
+    const at = (1 << 20) - prefix.length - 2;
+    const text = `${filler.slice(0, at)}Zebra${filler.slice(at + 5)}`;
+    const line = `${prefix}${text}"}],"source":{"kind":"user"}},"surfaceOp":"append"}`;
+    const next = '{"type":"turn/start","seq":1,"time":0,"data":{"turn":1}}';
+    const s = await open('huge.jsonl', `${header}\n${line}\n${next}\n`);
+    expect(seqs(s, 'zebra')).toEqual([0]);
+    expect(seqs(s, 'zebra -type:user/message')).toEqual([]);
+    expect(seqs(s, '-zebra')).toEqual([1]);
+    expect(seqs(s, 'type:user/message tool:x')).toEqual([]);
+    const m = matcher('zebra');
+    const [hit] = [...matchSession(s, m, null)];
+    if (!hit) throw new Error('no hit');
+    const snippet = m.snippet(hit.match, hit.subject);
+    expect(snippet.marks.map(([a, b]) => snippet.text.slice(a, b))).toEqual(['Zebra']);
+  });
+});

@@ -12,8 +12,9 @@ import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '
 import { useRemote } from '../../hooks/useRemote';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
-import { bandPath, bucketAt, bucketsFor, linePath, stepAt, xOf, yOf } from './geometry';
-import type { Plot } from './geometry';
+import { bandPath, bucketAt, bucketsFor, linePath, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
+import type { CurveRequestPoint, Plot } from './geometry';
+import { TokenTable } from './TokenTable';
 
 const HEIGHT = 76;
 const FALLBACK_WIDTH = 600;
@@ -27,6 +28,28 @@ export function describeStep(curve: CurveData, step: number): string {
   const tokens = exact ? `~${formatCount(estimateTokens(b.bytesMax))}` : `~${formatCount(estimateTokens(b.bytesMin))}–${formatCount(estimateTokens(b.bytesMax))}`;
   const where = b.from === b.to ? `step ${formatCount(step)}` : `steps ${formatCount(b.from)}–${formatCount(b.to)}`;
   return `${where}: ${bytes}, ${tokens} tokens, ${plural(b.messagesMax, 'message')}`;
+}
+
+/** The model request last made at or before a step, as text (the panel header shows it beside the size). */
+export function describeRequest(curve: CurveData, step: number): string | null {
+  const q = requestAt(curve, step);
+  if (!q) return null;
+  const cache = q.cacheRead === null ? '' : `, ${formatCount(q.cacheRead)} read from cache (recorded)`;
+  return `model request seq ${q.seq}: ~${formatCount(q.tokens)} tokens sent, ~${formatCount(q.reusedTokens)} reusable${cache}`;
+}
+
+/** What a prefix break mark says: what broke the prefix, the estimate and the recorded cache reads. */
+export function describeBreak(q: CurveRequestPoint): string {
+  const b = q.brokenBy;
+  if (!b) return '';
+  const cause =
+    b.kind === 'replace'
+      ? `the replace at seq ${b.seq ?? '?'} cut it at message ${b.at}`
+      : b.kind === 'header'
+        ? `the request header changed at seq ${b.seq ?? '?'} (system prompt, tools or config)`
+        : `nothing in the log explains it (message ${b.at})`;
+  const cache = q.cacheRead === null ? 'no cache reads recorded' : `recorded cache reads ${formatCount(q.cacheRead)} tokens`;
+  return `✂ prefix break at request seq ${q.seq}: ${cause}; reusable ~${formatCount(q.reusedTokens)} of ~${formatCount(q.tokens)} tokens (estimate), ${cache}`;
 }
 
 function useWidth() {
@@ -64,6 +87,7 @@ export function ContextCurve() {
         {remote.error ? <p className="panel-error">Could not compute the curve: {remote.error}</p> : null}
         {curve ? <CurvePlot curve={curve} width={width} /> : null}
       </div>
+      {curve?.usage ? <TokenTable usage={curve.usage} /> : null}
     </Panel>
   );
 }
@@ -103,6 +127,7 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
   };
   const cursorX = xOf(plot, curve.steps, step);
   const here = bucketAt(curve, step);
+  const request = describeRequest(curve, step);
   const tip = hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeStep(curve, hover) };
   return (
     <>
@@ -135,8 +160,14 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
       <p className="curve-legend hint">
         <span className="mono">max {formatBytes(curve.bytesMax)}</span> · <span className="lg lg-line">━ bytes</span> <span className="lg lg-band">▒ range per pixel</span>{' '}
         <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
+        {curve.requests && curve.requests.length > 0 ? (
+          <>
+            <span className="lg lg-reused">━ reused prefix</span> <span className="lg lg-break">✂ prefix break</span>{' '}
+          </>
+        ) : null}
         <span className="lg lg-cursor">│ cursor</span> · tokens {curve.tokenMethod}
       </p>
+      {request ? <p className="curve-request hint">{request}</p> : null}
     </>
   );
 }
@@ -153,6 +184,17 @@ function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
       <path className="curve-band" d={bandPath(plot, curve)} />
       <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
       {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
+      {curve.requests && curve.requests.length > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
+      {(curve.requests ?? [])
+        .filter((q) => q.brokenBy !== null)
+        .map((q) => (
+          <g key={q.seq} className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`} data-step={q.step} data-seq={q.seq}>
+            <title>{describeBreak(q)}</title>
+            <text x={xOf(plot, curve.steps, q.step)} y={HEIGHT - plot.padBottom - 1}>
+              ✂
+            </text>
+          </g>
+        ))}
       {curve.replaces.map((r) => {
         const x = xOf(plot, curve.steps, r);
         return (

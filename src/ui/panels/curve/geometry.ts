@@ -81,3 +81,39 @@ export function bucketAt(curve: CurveData, step: number): Bucket | null {
 export function bucketsFor(width: number): number {
   return Math.max(50, Math.min(1500, Math.round(width / 2 / 50) * 50));
 }
+
+export type CurveRequestPoint = NonNullable<CurveData['requests']>[number];
+
+/**
+ * The prefix each model request could reuse, as a step line in the curve's byte scale: from a
+ * request's step to the next one's at its reused size (the part of what it sent that the
+ * previous request had sent too).
+ */
+export function reusedPath(plot: Plot, curve: CurveData): string {
+  const requests = curve.requests ?? [];
+  const parts: string[] = [];
+  requests.forEach((q, i) => {
+    const y = r(yOf(plot, curve.bytesMax, q.reusedChars));
+    const x0 = r(xOf(plot, curve.steps, q.step));
+    const x1 = r(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps));
+    parts.push(`${i === 0 ? 'M' : 'L'}${x0} ${y}`, `L${x1} ${y}`);
+  });
+  return parts.join(' ');
+}
+
+/** The last model request made at or before `step` (requests are sorted by step), or null. */
+export function requestAt(curve: CurveData, step: number): CurveRequestPoint | null {
+  const requests = curve.requests ?? [];
+  let lo = 0;
+  let hi = requests.length - 1;
+  let found: CurveRequestPoint | null = null;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const q = requests[mid] as CurveRequestPoint;
+    if (q.step <= step) {
+      found = q;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}

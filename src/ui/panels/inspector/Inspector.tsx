@@ -7,14 +7,14 @@
 import { DETAIL_RAW_LIMIT } from '../../../protocol/protocol';
 import type { EventDetail } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectExporting, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
+import { selectClient, selectExporting, selectIsReady, selectSession, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
 import { Badge } from '../../widgets/Badge';
 import { EmptyState } from '../../widgets/EmptyState';
 import { JsonTree } from '../../widgets/JsonTree';
 import { Panel } from '../../widgets/Panel';
-import { SEVERITY_LABEL, STATE_LABEL, formatCount } from '../../format';
+import { SEVERITY_LABEL, STATE_LABEL, formatCount, formatIsoTime } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 import { EventLinks } from './EventLinks';
 import { InspectorSessionLinks } from '../sessions/StoreLinks';
@@ -58,6 +58,7 @@ function envelopeOf(event: unknown): Record<string, unknown> | null {
 
 function Detail({ detail }: { detail: EventDetail }) {
   const select = useAppStore((s) => s.select);
+  const timeKind = useAppStore((s) => selectSession(s)?.time.kind ?? 'clock');
   const envelope = envelopeOf(detail.event);
   const type = typeof envelope?.type === 'string' ? envelope.type : '(no type)';
   const state = STATE_LABEL[detail.state];
@@ -88,7 +89,11 @@ function Detail({ detail }: { detail: EventDetail }) {
         {envelope && typeof envelope.time === 'number' ? (
           <div className="kv">
             <dt>Time</dt>
-            <dd className="mono">{envelope.time}</dd>
+            <dd className="mono" title={timeKind === 'clock' ? formatIsoTime(envelope.time) : undefined}>
+              {envelope.time}
+              {timeKind === 'clock' && formatIsoTime(envelope.time) !== '' ? ` · ${formatIsoTime(envelope.time)}` : ''}
+              {timeKind === 'clock' ? '' : ' · not a clock time (this log\'s times are synthetic)'}
+            </dd>
           </div>
         ) : null}
         {surfaceOp !== null ? (

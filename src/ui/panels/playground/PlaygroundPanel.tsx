@@ -56,7 +56,9 @@ export function PlaygroundPanel() {
         {refusal ? (
           <div className="pg-refusal" role="alert">
             <p className="pg-refusal-head">
-              <span aria-hidden="true">✕</span> Refused by the fold <span className="mono muted">{refusal.rule}</span>
+              {/* Text that does not parse never reaches the fold: say what refused it. */}
+              <span aria-hidden="true">✕</span> {refusal.rule === 'playground/json' ? 'Not valid JSON' : 'Refused by the fold'}{' '}
+              <span className="mono muted">{refusal.rule}</span>
             </p>
             <p className="pg-refusal-message mono">{refusal.message}</p>
             <p className="hint">Nothing was appended: the log, the surface and the cursor are unchanged.</p>

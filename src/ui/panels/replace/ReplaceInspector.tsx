@@ -14,6 +14,7 @@ import { SeqLink } from '../../widgets/SeqLink';
 import { REPLACEMENT_KIND_LABEL, SEVERITY_LABEL, formatCount, plural } from '../../format';
 import { MessageView, toolIndexOf } from '../views/MessageView';
 import { CompactionBracket } from './CompactionBracket';
+import { ReplaceLoss } from './ReplaceLoss';
 import { ReplaceSizes } from './ReplaceSizes';
 
 export const REPLACE_INSPECTOR_TITLE = 'Replace inspector';
@@ -97,6 +98,7 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
       ) : null}
       {detail.compaction ? <CompactionBracket compaction={detail.compaction} actual={detail.shadowedSeqs} onSelect={follow} /> : null}
       <ReplaceSizes detail={detail} />
+      <ReplaceLoss detail={detail} />
       <section className="ri-section" aria-labelledby="ri-findings">
         <h3 id="ri-findings">QA findings</h3>
         {detail.findings.length === 0 ? (
@@ -109,7 +111,13 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
               <li key={i} className={`sev-${d.severity}`}>
                 <span aria-hidden="true">{SEVERITY_LABEL[d.severity].glyph}</span> {SEVERITY_LABEL[d.severity].text}{' '}
                 <span className="mono">{d.rule}</span>
-                {d.seq === null ? null : <SeqLink seq={d.seq} onSelect={follow} label="finding at" />}: {d.message}
+                {d.seq === null ? null : (
+                  <>
+                    {' '}
+                    at <SeqLink seq={d.seq} onSelect={follow} label="finding at" />
+                  </>
+                )}
+                : {d.message}
               </li>
             ))}
           </ul>

@@ -12,6 +12,7 @@ import type { SessionTreeItem } from '../../../store/sessionTree';
 import { formatBytes, formatCount } from '../../format';
 import { EmptyState } from '../../widgets/EmptyState';
 import { VirtualList } from '../../widgets/VirtualList';
+import { StoreSearch } from './StoreSearch';
 import type { VirtualListHandle } from '../../widgets/VirtualList';
 
 const ROW_HEIGHT = 30;
@@ -182,6 +183,7 @@ export function SessionsView() {
         </span>
       </div>
       {error ? <p className="panel-error">{error}</p> : null}
+      <StoreSearch />
       {items.length === 0 ? (
         <EmptyState title={tree.total === 0 ? 'No sessions in this store yet' : 'No session matches the filter'}>
           {tree.total === 0 ? 'New sessions appear here as dsh writes them.' : null}

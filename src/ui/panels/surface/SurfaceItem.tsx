@@ -10,7 +10,7 @@ import type { SurfaceNode } from '../../../protocol/protocol';
 import type { Highlight } from '../../../store/types';
 import { Badge } from '../../widgets/Badge';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
-import { familyClass } from '../../format';
+import { familyClass, plural } from '../../format';
 import type { Expansions } from './useExpansions';
 
 export const SURFACE_ROW_HEIGHT = 24;
@@ -163,7 +163,7 @@ export const SurfaceItem = memo(function SurfaceItem({
           <span className="sf-preview">{node.preview}</span>
         </button>
         {node.replacement ? (
-          <Badge tone="tag-replace" title={`Entered by a replace that shadowed ${node.shadowedCount} nodes`}>
+          <Badge tone="tag-replace" title={`Entered by a replace that shadowed ${plural(node.shadowedCount, 'node')}`}>
             ⇄ replaced {node.shadowedCount}
           </Badge>
         ) : null}

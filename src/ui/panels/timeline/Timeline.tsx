@@ -10,13 +10,13 @@ import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { TimelineRow as Row } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectEventCount, selectHighlight, selectIsReady } from '../../../store/selectors';
+import { selectEventCount, selectHighlight, selectIsReady, selectSession } from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
 import { VirtualList } from '../../widgets/VirtualList';
 import type { VirtualListHandle } from '../../widgets/VirtualList';
-import { formatCount } from '../../format';
+import { formatCount, plural } from '../../format';
 import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
@@ -31,7 +31,7 @@ export function Timeline() {
   const ready = useAppStore(selectIsReady);
   const events = useAppStore(selectEventCount);
   return (
-    <Panel title="Timeline" meta={ready ? `${formatCount(events)} events` : undefined} className="timeline">
+    <Panel title="Timeline" meta={ready ? plural(events, 'event') : undefined} className="timeline">
       {ready ? (
         <>
           <TimelineToolbar />
@@ -58,6 +58,9 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   const [range, setRange] = useState({ first: 0, last: 40 });
   const scope = useTimelineScope();
   const selectedRow = useSelectedRow(selectedSeq);
+  const timeFacts = useAppStore((s) => selectSession(s)?.time ?? null);
+  const timeMode = useAppStore((s) => s.timeMode);
+  const setTimeMode = useAppStore((s) => s.setTimeMode);
 
   // Reveal the selected row once per selection (search hits, links, stepping), not on every
   // render. Decided here, during render, so the rows around it are fetched straight away rather
@@ -75,7 +78,12 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
     }
   }
 
-  const data = useTimelineData(range, step);
+  // Until the list has scrolled to a revealed row, it keeps reporting its old scroll position;
+  // fetching that range would never load the target, so the reveal's rows are fetched instead.
+  const [scrolledTo, setScrolledTo] = useState<Reveal | null>(null);
+  const revealPending = reveal !== null && scrolledTo !== reveal;
+  const fetchRange = revealPending ? { first: Math.max(0, reveal.row - REVEAL_HALF), last: reveal.row + REVEAL_HALF } : range;
+  const data = useTimelineData(fetchRange, step);
   const highlight = useAppStore(selectHighlight);
   const select = useAppStore((s) => s.select);
   const goTo = useAppStore((s) => s.goTo);
@@ -94,13 +102,12 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   const total = data.total ?? 0;
   // Scroll once the rows around the target have arrived: the jump and the rows then land in one
   // commit, instead of placeholders first and the rows a frame later.
-  const revealed = useRef<Reveal | null>(null);
   const targetLoaded = reveal !== null && data.rowAt(reveal.row) !== null;
   useEffect(() => {
-    if (!reveal || !targetLoaded || revealed.current === reveal || !list.current || total === 0) return;
-    revealed.current = reveal;
+    if (!reveal || !targetLoaded || !revealPending || !list.current || total === 0) return;
     list.current.scrollToIndex(reveal.row, 'center');
-  }, [reveal, targetLoaded, total]);
+    setScrolledTo(reveal);
+  }, [reveal, targetLoaded, revealPending, total]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const current = selectedRow ?? -1;
@@ -126,19 +133,42 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   if (data.total === 0) {
     return <EmptyState title="No events match the filter" icon="⌀" />;
   }
+  const timeColumn = timeFacts?.kind === 'clock' && timeMode === 'clock' ? '170px' : '84px';
   const activeRow = selectedRow !== null && data.rowAt(selectedRow)?.seq === selectedSeq ? selectedRow : null;
   const highlightSeqs = highlight ? new Set([highlight.replacement, ...highlight.shadowedSeqs]) : null;
   return (
     <>
-      <div className="tl-head" aria-hidden="true" style={{ paddingLeft: gutterWidth(data.brackets) }}>
+      <div className="tl-head" aria-hidden="true" style={{ paddingLeft: gutterWidth(data.brackets), ['--time-col' as string]: timeColumn }}>
         <span className="c-state" />
         <span className="c-seq">seq</span>
-        <span className="c-time">time</span>
+        <span className="c-time">
+          {timeFacts?.kind === 'clock' ? (
+            <button
+              type="button"
+              className="tl-time-mode"
+              aria-hidden="false"
+              aria-label={timeMode === 'clock' ? 'Show elapsed time' : 'Show wall-clock time'}
+              title={timeMode === 'clock' ? 'Local wall-clock time; click for elapsed time' : 'Elapsed since the earliest event; click for wall-clock time'}
+              onClick={() => setTimeMode(timeMode === 'clock' ? 'elapsed' : 'clock')}
+            >
+              {timeMode === 'clock' ? 'clock' : 'elapsed'}
+            </button>
+          ) : (
+            <span title={timeFacts?.note ?? undefined}>time</span>
+          )}
+        </span>
         <span className="c-type">type</span>
         <span className="c-turn">turn</span>
         <span className="c-op">op</span>
         <span className="c-summary">summary</span>
       </div>
+      {timeFacts !== null && timeFacts.note !== null ? <p className="tl-note">No clock times (shown as —): {timeFacts.note}.</p> : null}
+      {timeFacts !== null && timeFacts.kind === 'clock' && timeFacts.outOfOrder > 0 ? (
+        <p className="tl-note">
+          ↺ {formatCount(timeFacts.outOfOrder)} {timeFacts.outOfOrder === 1 ? 'event is' : 'events are'} earlier than an event before{' '}
+          {timeFacts.outOfOrder === 1 ? 'it' : 'them'}: the clock stepped back. Elapsed times count from the earliest event.
+        </p>
+      ) : null}
       {data.error ? <p className="panel-error">Could not read rows: {data.error}</p> : null}
       <VirtualList
         count={total}
@@ -155,7 +185,7 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
           'aria-activedescendant': activeRow === null ? undefined : rowId(activeRow),
           tabIndex: 0,
           className: 'tl-grid',
-          style: { ['--gutter' as string]: `${gutterWidth(data.brackets)}px` },
+          style: { ['--gutter' as string]: `${gutterWidth(data.brackets)}px`, ['--time-col' as string]: timeColumn },
           onKeyDown,
         }}
         renderOverlay={(positions, rowHeight) => (
@@ -177,7 +207,9 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
               selected={row !== null && row.seq === selectedSeq}
               atCursor={row !== null && row.index === step - 1}
               highlighted={row !== null && highlightSeqs !== null && highlightSeqs.has(row.seq)}
-              startTime={data.startTime}
+              timeFacts={timeFacts}
+              timeMode={timeMode}
+              previousTime={data.rowAt(index - 1)?.time ?? null}
               onSelect={select}
               onApply={apply}
             />

@@ -1,9 +1,10 @@
 /** One timeline row (or its placeholder while the window loads). Text only: summaries are untrusted. */
 import { memo } from 'react';
 import type { CSSProperties } from 'react';
-import type { SurfaceOpKind, TimelineRow as Row } from '../../../protocol/protocol';
+import type { SurfaceOpKind, TimeFacts, TimelineRow as Row } from '../../../protocol/protocol';
+import type { TimeMode } from '../../../store/types';
 import { Badge } from '../../widgets/Badge';
-import { STATE_LABEL, familyClass, formatRelativeTime, formatTurnStep } from '../../format';
+import { STATE_LABEL, familyClass, formatElapsed, formatIsoTime, formatTurnStep, formatWallClock } from '../../format';
 import { InspectReplaceButton } from '../replace/InspectReplaceButton';
 
 export const ROW_HEIGHT = 22;
@@ -18,7 +19,11 @@ export interface TimelineRowProps {
   /** The event applied last at the cursor (step = row.index + 1). */
   atCursor: boolean;
   highlighted: boolean;
-  startTime: number | null;
+  /** How the session's times read (null before the summary arrives). */
+  timeFacts: TimeFacts | null;
+  timeMode: TimeMode;
+  /** The time of the row shown above this one (a date is written where it changes). */
+  previousTime: number | null;
   onSelect: (seq: number) => void;
   onApply: (row: Row) => void;
 }
@@ -36,6 +41,33 @@ function OpMarker({ op }: { op: SurfaceOpKind }) {
   );
 }
 
+/**
+ * The time of a row: elapsed from the earliest event or wall-clock, the ISO time in its tooltip,
+ * `↺` where the clock stepped back, and `—` when the log's times are absent or synthetic.
+ */
+function TimeCell({ row, facts, mode, previous }: { row: Row; facts: TimeFacts | null; mode: TimeMode; previous: number | null }) {
+  if (facts === null || facts.kind !== 'clock' || row.time === null) {
+    return (
+      <span role="gridcell" className="c-time mono" title={facts?.note ?? 'this event records no time'}>
+        —
+      </span>
+    );
+  }
+  const text = mode === 'clock' ? formatWallClock(row.time, previous) : formatElapsed(row.time, facts.origin);
+  const back = row.timeBack ? ' — earlier than an event before it (the clock stepped back)' : '';
+  return (
+    <span role="gridcell" className="c-time mono" title={`${formatIsoTime(row.time)} (${row.time} ms)${back}`}>
+      {text}
+      {row.timeBack ? (
+        <span className="time-back">
+          <span aria-hidden="true">↺</span>
+          <span className="sr-only">out of order</span>
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 /** Same content: a refetched window (every step refetches states) brings equal rows as new objects. */
 function sameRow(a: Row | null, b: Row | null): boolean {
   if (a === b) return true;
@@ -48,6 +80,8 @@ function sameRow(a: Row | null, b: Row | null): boolean {
     a.type === b.type &&
     a.family === b.family &&
     a.op === b.op &&
+    a.seqLabel === b.seqLabel &&
+    a.timeBack === b.timeBack &&
     a.time === b.time &&
     a.turn === b.turn &&
     a.step === b.step
@@ -61,7 +95,9 @@ function sameProps(a: TimelineRowProps, b: TimelineRowProps): boolean {
     a.selected === b.selected &&
     a.atCursor === b.atCursor &&
     a.highlighted === b.highlighted &&
-    a.startTime === b.startTime &&
+    a.timeFacts === b.timeFacts &&
+    a.timeMode === b.timeMode &&
+    a.previousTime === b.previousTime &&
     a.onSelect === b.onSelect &&
     a.onApply === b.onApply &&
     sameRow(a.row, b.row)
@@ -75,7 +111,9 @@ export const TimelineRow = memo(function TimelineRow({
   selected,
   atCursor,
   highlighted,
-  startTime,
+  timeFacts,
+  timeMode,
+  previousTime,
   onSelect,
   onApply,
 }: TimelineRowProps) {
@@ -112,12 +150,14 @@ export const TimelineRow = memo(function TimelineRow({
         <span aria-hidden="true">{atCursor ? '▸' : state.glyph}</span>
         <span className="sr-only">{atCursor ? `${state.text}, at cursor` : state.text}</span>
       </span>
-      <span role="gridcell" className="c-seq mono">
-        {row.seq}
+      <span
+        role="gridcell"
+        className={`c-seq mono ${row.seqLabel === String(row.seq) ? '' : 'seq-odd'}`}
+        title={row.seqLabel === String(row.seq) ? undefined : `position ${row.index}; the event's own seq is ${row.seqLabel === '—' ? 'missing' : row.seqLabel}`}
+      >
+        {row.seqLabel}
       </span>
-      <span role="gridcell" className="c-time mono">
-        {formatRelativeTime(row.time, startTime)}
-      </span>
+      <TimeCell row={row} facts={timeFacts} mode={timeMode} previous={previousTime} />
       <span role="gridcell" className="c-type">
         <Badge tone={familyClass(row.family)}>{row.type}</Badge>
       </span>

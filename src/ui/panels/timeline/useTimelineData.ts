@@ -21,7 +21,6 @@ import { replaceEpochAt, useReplaceSteps } from '../../hooks/useReplaceSteps';
 /** Rows are fetched in aligned blocks so small scrolls do not refetch. */
 const BLOCK = 64;
 const MARGIN = 24;
-const ALL: RowFilter = { families: [], surfaceOnly: false };
 
 export const filterKey = (filter: RowFilter): string => `${filter.surfaceOnly ? 'S' : 'A'}:${[...filter.families].sort().join(',')}`;
 
@@ -59,7 +58,6 @@ export interface TimelineData {
   total: number | null;
   rowAt(index: number): TimelineRow | null;
   brackets: Bracket[];
-  startTime: number | null;
   error: string | null;
 }
 
@@ -92,8 +90,6 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
     () => client.brackets({ session, step, lo: lo ?? 0, hi: hi ?? 0 }),
   );
 
-  const first = useRemote<RowWindow>(ready ? `${sessionKey}|t0` : null, () => client.rows({ session, step: 0, filter: ALL, start: 0, count: 1 }));
-  const startTime = first.dataKey === `${sessionKey}|t0` ? (first.data?.rows[0]?.time ?? null) : null;
 
   // Keep the last total while a new scope loads, so the scroll position does not collapse.
   const total = rows.data ? rows.data.total : null;
@@ -101,7 +97,6 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
     total,
     rowAt,
     brackets: brackets.data && brackets.dataKey?.startsWith(`${sessionKey}|`) ? brackets.data : EMPTY,
-    startTime,
     error: rows.error,
   };
 }

@@ -33,7 +33,8 @@ function TransportButton({ label, glyph, keys, onClick, inert, pressed, off }: B
       type="button"
       className={`tp-button ${pressed ? 'is-active' : ''}`}
       aria-label={label}
-      title={`${label} (${keys})`}
+      aria-pressed={pressed}
+      title={`${pressed === undefined ? label : `${label} / pause`} (${keys})`}
       onClick={inert ? undefined : onClick}
       disabled={off}
       aria-disabled={inert || undefined}
@@ -66,11 +67,12 @@ export function Transport() {
     { label: 'Previous replace', glyph: '⇤', keys: '[', onClick: () => void s.navigate('prev-replace'), inert: atStart },
     { label: 'Previous surface change', glyph: '◀◀', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), inert: atStart },
     { label: 'Previous step', glyph: '‹', keys: '← or k', onClick: () => s.stepBy(-1), inert: atStart },
-    { label: 'Play', glyph: '▶', keys: 'Space', onClick: s.play, inert: accepted === 0, pressed: playing },
-    { label: 'Pause', glyph: '❚❚', keys: 'Space', onClick: s.pause, inert: false, pressed: !playing },
+    // One toggle: its name stays "Play", aria-pressed says whether it plays, the glyph what a press does.
+    { label: 'Play', glyph: playing ? '❚❚' : '▶', keys: 'Space', onClick: playing ? s.pause : s.play, inert: accepted === 0 && !playing, pressed: playing },
     { label: 'Next step', glyph: '›', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
     { label: 'Next surface change', glyph: '▶▶', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
     { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },
+    { label: 'Next prefix-cache break', glyph: '✂', keys: 'x', onClick: () => void s.navigate('next-break'), inert: atEnd },
     { label: 'Go to end', glyph: '▶|', keys: 'End', onClick: s.goToEnd, inert: atEnd },
   ];
 

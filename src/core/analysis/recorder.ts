@@ -1,0 +1,344 @@
+/**
+ * The analysis pass: model requests with their prefix reuse, and the loss of every replace,
+ * recorded while the analyzer folds (each event once, after the fold decided it). Definitions
+ * and edge cases are in docs/ANALYSIS.md.
+ *
+ * The recorder keeps the derived-message list of the current surface as seqs and running JSON
+ * sizes (not messages). Of the previous request's list it keeps only what a replace changed
+ * since: its length, and a copy of its tail from the first cut on, taken before the cut. The
+ * common prefix then starts where the first cut was, and two messages are compared by
+ * re-reading their events only from there: between replaces a request costs O(1).
+ */
+import { replacementKind } from '../analyze/describe';
+import type { Plan } from '../fold/surface';
+import { jsonEqual } from '../fold/surface';
+import type { Diagnostic, Json } from '../model';
+import { derivedMessage, jsonLength } from '../qa/size';
+import type { LiteralCategory, MessageTexts } from './literals';
+import { messageTexts } from './literals';
+import type { ReplaceCost } from './loss';
+import { measureLoss } from './loss';
+import type { ModelRequest, ReplaceCut } from './requests';
+import { attributeBreak, CACHE_LOW_RATIO, CACHE_MIN_TOKENS, recordedUsage } from './requests';
+import { estimateTokens } from '../analyze/tokens';
+
+/** Rule ids of the analysis findings (extra QA checks, not upstream's). */
+export const ANALYSIS_RULES = {
+  /** A request reuses less of the previous one than any replace or header change explains. */
+  unexplainedBreak: 'qa/unexplained-break',
+  /** Recorded cache reads are far below the prefix the request could reuse. */
+  cacheBelowPrefix: 'qa/cache-below-prefix',
+  /** A summarizing compaction keeps none of the user's explicit constraints it shadowed. */
+  constraintsDropped: 'qa/constraints-dropped',
+} as const;
+
+/** The fold's current nodes, read by position. */
+export interface SurfaceNodes {
+  at(index: number): number | undefined;
+}
+
+const CONSTRAINTS: ReadonlySet<LiteralCategory> = new Set(['constraints']);
+
+/** What the analysis pass produces for one session. */
+export interface SessionAnalytics {
+  requests: ModelRequest[];
+  /** Every applied replace: where it cut and what cached prefix it invalidated (its loss: `replaceLoss`). */
+  replaces: ReplaceCost[];
+  /** Warnings (rules {@link ANALYSIS_RULES}); the analyzer adds them to the diagnostics. */
+  findings: Diagnostic[];
+}
+
+interface Attempt {
+  turn: number | null;
+  step: number | null;
+  open: boolean;
+  request: ModelRequest;
+}
+
+const int = (x: unknown): number | null => (typeof x === 'number' && Number.isSafeInteger(x) ? x : null);
+const time = (value: Record<string, unknown>): number | null => (typeof value.time === 'number' ? value.time : null);
+
+/**
+ * The recursive measures overflow the stack on absurdly deep JSON (which `JSON.parse` accepts):
+ * there they fall back to the engine's own (deeper-reaching) `JSON.stringify`, and to 0 / unequal
+ * past that, so such a message is still counted and compared, never a crash.
+ */
+function size(message: unknown): number {
+  try {
+    return jsonLength(message);
+  } catch {
+    try {
+      return JSON.stringify(message).length;
+    } catch {
+      return 0;
+    }
+  }
+}
+
+function equal(a: unknown, b: unknown): boolean {
+  try {
+    return jsonEqual(a, b);
+  } catch {
+    try {
+      return JSON.stringify(a) === JSON.stringify(b);
+    } catch {
+      return false;
+    }
+  }
+}
+
+function header(value: Json | undefined, other: Json | undefined): boolean {
+  return value !== undefined && other !== undefined && !equal(value, other);
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/** Streams the events of one session (after the fold) into {@link SessionAnalytics}. */
+export class AnalysisRecorder {
+  private readonly lookup: (seq: number) => unknown;
+  private stopped = false;
+  private readonly requests: ModelRequest[] = [];
+  private readonly lines: (number | null)[] = [];
+  private readonly replaces: ReplaceCost[] = [];
+  private readonly findings: Diagnostic[] = [];
+  private attempt: Attempt | null = null;
+  private readonly attempts = new Map<string, number>();
+  /** The current surface's message-bearing nodes and their derived-message JSON sizes. */
+  private readonly msgSeqs: number[] = [];
+  /** `cum[i]`: JSON characters of the first `i` messages (one entry more than `msgSeqs`). */
+  private readonly cum: number[] = [0];
+  private readonly bearing = new Set<number>();
+  /** The previous request's message count and total size; null before the first request. */
+  private prev: { length: number; chars: number } | null = null;
+  /** The previous request's messages from `snapStart` on, copied before the first replace since it changed them. */
+  private snapStart = Infinity;
+  private snap: number[] = [];
+  private cuts: ReplaceCut[] = [];
+  private header: { seq: number; value: Json } | null = null;
+  private headerAtPrev: Json | undefined = undefined;
+
+  /** @param lookup re-reads an earlier event by absolute seq (a fresh object) */
+  constructor(lookup: (seq: number) => unknown) {
+    this.lookup = lookup;
+  }
+
+  /** Nothing after the fold's refusal is a request the log can speak for: stop there. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * One event the fold accepted, with the plan it applied (`nodes` is the surface after it).
+   * Call {@link stop} instead for the refused event.
+   */
+  event(value: unknown, seq: number, plan: Plan, nodes: SurfaceNodes, line: number | null): void {
+    if (this.stopped || value === null || typeof value !== 'object') return;
+    const e = value as Record<string, any>;
+    const data = e.data !== null && typeof e.data === 'object' ? e.data : {};
+    switch (e.type) {
+      case 'assistant/chunk':
+        this.chunk(int(data.turn), int(data.step), seq, time(e), line, data.chunk);
+        break;
+      case 'assistant/message': {
+        // Before the message enters the list: a step with no chunk is placed here.
+        const turn = int(data.turn);
+        const step = int(data.step);
+        const a = this.attempt;
+        const request = a !== null && a.turn === turn && a.step === step ? a.request : this.start(seq, 'message', turn, step, time(e), line);
+        if (data.usage !== undefined) {
+          request.usage = recordedUsage(data.usage);
+          request.usageFrom = request.usage === null ? null : 'message';
+        }
+        if (request.endTime === null) request.endTime = time(e);
+        if (this.attempt) this.attempt.open = false;
+        break;
+      }
+      case 'step/start':
+      case 'llm/retry':
+      case 'llm/retry-started':
+        if (this.attempt) this.attempt.open = false;
+        break;
+      case 'request/header':
+        if (data.header !== undefined) this.header = { seq, value: data.header as Json };
+        break;
+      default:
+        break;
+    }
+    if (plan.kind === 'append') this.append(value, seq);
+    else if (plan.kind === 'replace') this.replace(value, plan, nodes, line);
+  }
+
+  /** The first member of a packed chunk row (the others cannot start a request). */
+  chunkRow(turn: unknown, step: unknown, seq: number, at: number, line: number | null): void {
+    if (this.stopped) return;
+    this.chunk(int(turn), int(step), seq, at, line, null);
+  }
+
+  private chunk(turn: number | null, step: number | null, seq: number, at: number | null, line: number | null, chunk: any): void {
+    const a = this.attempt;
+    const request = a !== null && a.open && a.turn === turn && a.step === step ? a.request : this.start(seq, 'chunk', turn, step, at, line);
+    if (chunk === null || typeof chunk !== 'object') return;
+    if (chunk.type === 'usage' && request.usageFrom !== 'message') {
+      request.usage = recordedUsage(chunk.usage);
+      request.usageFrom = request.usage === null ? null : 'chunk';
+    } else if (chunk.type === 'finish') {
+      const reason = chunk.reason;
+      request.finish = reason !== null && typeof reason === 'object' && typeof reason.kind === 'string' ? reason.kind : null;
+      request.endTime = at;
+      if (this.attempt) this.attempt.open = false;
+    }
+  }
+
+  private same(a: number, b: number): boolean {
+    return a === b || equal(derivedMessage(this.lookup(a)), derivedMessage(this.lookup(b)));
+  }
+
+  private start(seq: number, anchor: 'chunk' | 'message', turn: number | null, step: number | null, at: number | null, line: number | null): ModelRequest {
+    const seqs = this.msgSeqs;
+    const cum = this.cum;
+    const prev = this.prev;
+    let reused = 0;
+    if (prev !== null) {
+      // Everything before the first cut since the previous request is that request's own prefix.
+      const limit = Math.min(prev.length, seqs.length);
+      reused = Math.min(limit, this.snapStart);
+      while (reused < limit && this.same(this.snap[reused - this.snapStart] as number, seqs[reused] as number)) reused++;
+    }
+    const headerChanged = prev !== null && header(this.header?.value, this.headerAtPrev);
+    const brokenBy = prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
+    if (brokenBy?.kind === 'header') reused = 0;
+    const key = `${String(turn)}/${String(step)}`;
+    const attempt = (this.attempts.get(key) ?? 0) + 1;
+    this.attempts.set(key, attempt);
+    const total = cum[seqs.length] as number;
+    const request: ModelRequest = {
+      seq,
+      anchor,
+      turn,
+      step,
+      attempt,
+      time: at,
+      endTime: null,
+      messages: seqs.length,
+      chars: total,
+      tokens: estimateTokens(total),
+      reusedMessages: reused,
+      reusedTokens: estimateTokens(cum[reused] as number),
+      reusedChars: cum[reused] as number,
+      brokenBy,
+      usage: null,
+      usageFrom: null,
+      finish: null,
+    };
+    if (brokenBy?.kind === 'other' && prev !== null) {
+      this.findings.push({
+        severity: 'warning',
+        rule: ANALYSIS_RULES.unexplainedBreak,
+        seq,
+        line,
+        message: `model request at seq ${seq} reuses ${reused} of the previous request's ${prev.length} messages, and no replace or request/header change since explains the break`,
+      });
+    }
+    this.requests.push(request);
+    this.lines.push(line);
+    this.prev = { length: seqs.length, chars: total };
+    this.snapStart = Infinity;
+    this.snap = [];
+    this.cuts = [];
+    this.headerAtPrev = this.header?.value;
+    this.attempt = { turn, step, open: true, request };
+    return request;
+  }
+
+  private append(value: unknown, seq: number): void {
+    const message = derivedMessage(value);
+    if (message === null) return;
+    this.msgSeqs.push(seq);
+    this.cum.push((this.cum[this.cum.length - 1] as number) + size(message));
+    this.bearing.add(seq);
+  }
+
+  private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes, line: number | null): void {
+    const cut = this.cutOf(plan, nodes);
+    const prev = this.prev;
+    if (prev !== null && cut < this.snapStart && cut < prev.length) {
+      // Positions before the earliest cut so far still hold the previous request's messages.
+      const end = Math.min(this.snapStart, prev.length);
+      this.snap = this.msgSeqs.slice(cut, end).concat(this.snap);
+      this.snapStart = cut;
+    }
+    const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - (this.cum[cut] as number)) : 0;
+    const kind = replacementKind(value);
+    const shadowedTexts: MessageTexts[] = [];
+    let removed = 0;
+    for (const s of plan.shadowed) {
+      if (!this.bearing.delete(s)) continue;
+      removed++;
+      // Only a summary's constraint count is wanted at load; the rest of the loss is on demand.
+      if (kind === 'compaction') shadowedTexts.push(messageTexts(derivedMessage(this.lookup(s))));
+    }
+    const message = derivedMessage(value);
+    if (message === null) this.msgSeqs.splice(cut, removed);
+    else {
+      this.msgSeqs.splice(cut, removed, plan.seq);
+      this.bearing.add(plan.seq);
+    }
+    this.resize(cut, removed, message === null ? null : size(message));
+    this.cuts.push({ seq: plan.seq, cut });
+    const constraints = kind === 'compaction' ? measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints : null;
+    this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
+    const [kept, total] = constraints ?? [0, 0];
+    if (total > 0 && kept === 0) {
+      this.findings.push({
+        severity: 'warning',
+        rule: ANALYSIS_RULES.constraintsDropped,
+        seq: plan.seq,
+        line,
+        message: `compaction checkpoint at seq ${plan.seq} keeps none of the ${total} explicit user constraint${total === 1 ? '' : 's'} it shadowed`,
+      });
+    }
+  }
+
+  /**
+   * Where a replace cuts the message list: at its first shadowed message, or, when it shadowed
+   * none, just after the last message before its range (nodes before the range are untouched
+   * by it, so they read the same after it).
+   */
+  private cutOf(plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes): number {
+    for (const s of plan.shadowed) if (this.bearing.has(s)) return this.msgSeqs.indexOf(s);
+    for (let i = plan.startIdx - 1; i >= 0; i--) {
+      const seq = nodes.at(i) as number;
+      if (this.bearing.has(seq)) return this.msgSeqs.indexOf(seq) + 1;
+    }
+    return 0;
+  }
+
+  /** Redo the running sizes from `cut`: `removed` messages gone there, one of `added` characters in their place. */
+  private resize(cut: number, removed: number, added: number | null): void {
+    const cum = this.cum;
+    const sizes: number[] = [];
+    for (let i = cut + removed; i < cum.length - 1; i++) sizes.push((cum[i + 1] as number) - (cum[i] as number));
+    cum.length = cut + 1;
+    let n = cum[cut] as number;
+    if (added !== null) cum.push((n += added));
+    for (const x of sizes) cum.push((n += x));
+  }
+
+  /** Close the pass (adds the cache findings, which need each request's recorded usage). */
+  finish(): SessionAnalytics {
+    const findings = [...this.findings];
+    this.requests.forEach((r, i) => {
+      const read = r.usage?.cacheRead ?? null;
+      if (read === null || r.reusedTokens < CACHE_MIN_TOKENS || read >= CACHE_LOW_RATIO * r.reusedTokens) return;
+      findings.push({
+        severity: 'warning',
+        rule: ANALYSIS_RULES.cacheBelowPrefix,
+        seq: r.seq,
+        line: this.lines[i] ?? null,
+        message: `model request at seq ${r.seq} recorded ${read} cache-read tokens, under ${CACHE_LOW_RATIO * 100}% of the ~${r.reusedTokens}-token prefix it shares with the previous request`,
+      });
+    });
+    findings.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    return { requests: this.requests, replaces: this.replaces, findings };
+  }
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */

@@ -1,0 +1,44 @@
+/**
+ * What the app shows of the session's analysis (core/analysis): model requests placed on the
+ * curve's steps, recorded tokens per turn, each replace's loss, and the steps of prefix breaks.
+ * The analysis itself ran once, in the load's pass; this only reshapes it for the page.
+ */
+import { lossAt } from '../../core/analysis/session-loss';
+import { usageByTurn } from '../../core/analysis/usage';
+import type { SessionAnalysis } from '../../core/analyze/session';
+import type { CurveRequest, CurveUsage, ReplaceLossInfo } from '../../protocol/protocol';
+
+/**
+ * Every model request at the step that shows the surface it was sent: the fold of every event
+ * before its anchoring event, so step `seq - baseSeq`.
+ */
+export function curveRequests(session: SessionAnalysis): CurveRequest[] {
+  return (session.analytics?.requests ?? []).map((r) => ({
+    step: r.seq - session.baseSeq,
+    seq: r.seq,
+    turn: r.turn,
+    messages: r.messages,
+    tokens: r.tokens,
+    chars: r.chars,
+    reusedMessages: r.reusedMessages,
+    reusedTokens: r.reusedTokens,
+    reusedChars: r.reusedChars,
+    cacheRead: r.usage?.cacheRead ?? null,
+    brokenBy: r.brokenBy,
+  }));
+}
+
+/** Recorded usage per turn (with its steps) and the session's total. */
+export function curveUsage(session: SessionAnalysis): CurveUsage {
+  return usageByTurn(session.analytics?.requests ?? []);
+}
+
+/** The loss of the replace whose replacement is `seq` (null when it is not an applied replace). */
+export function replaceLossInfo(session: SessionAnalysis, seq: number): ReplaceLossInfo | null {
+  return lossAt(session, seq);
+}
+
+/** Steps of the requests whose prefix broke, ascending. */
+export function breakSteps(session: SessionAnalysis): number[] {
+  return (session.analytics?.requests ?? []).filter((r) => r.brokenBy !== null).map((r) => r.seq - session.baseSeq);
+}

@@ -1,0 +1,91 @@
+/**
+ * The analysis on screen, against the real engine in process: the context curve's reused-prefix
+ * series and a ✂ mark at every prefix break, the transport's jump to the next break, the
+ * tokens-per-turn table, and the replace inspector's cached prefix invalidated and loss counts.
+ * The expected figures come from the core's own analysis of the same log.
+ */
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
+import { sessionLosses } from '../../src/core/analysis/session-loss';
+import { openBytes } from '../../src/core/analyze/open';
+import { generateText } from '../../src/core/gen/generate';
+import { createAppStore } from '../../src/store/createAppStore';
+import { memoryStorage } from '../../src/store/deps';
+import { ContextCurve } from '../../src/ui/panels/curve/ContextCurve';
+import { ReplaceInspector } from '../../src/ui/panels/replace/ReplaceInspector';
+import { Transport } from '../../src/ui/panels/transport/Transport';
+import { createEngine } from '../../src/worker/engine';
+import { FakeLocation, FakeScheduler } from '../store/helpers';
+import { renderWith } from './harness';
+
+const text = generateText({ seed: 6, events: 2500, pruneThreshold: 500, longToolResultRate: 0.3, compaction: { thresholdTokens: 1500 } });
+
+async function loaded() {
+  const client = new InProcessCoreClient(createEngine());
+  const scheduler = new FakeScheduler();
+  const location = new FakeLocation();
+  const store = createAppStore(client, { storage: memoryStorage(), scheduler, location });
+  await store.getState().openSource({ kind: 'text', name: 'gen.jsonl', text });
+  const expected = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!;
+  return { store, expected, test: { store, client: client as never, scheduler, location } };
+}
+
+const region = () => screen.getByRole('region', { name: 'Context curve' });
+
+describe('Analysis views', () => {
+  it('marks every prefix break on the curve, with what broke it and the recorded cache reads', async () => {
+    const { expected, test } = await loaded();
+    renderWith(<ContextCurve />, test);
+    await waitFor(() => expect(region().querySelector('.curve-reused')).toBeTruthy(), { timeout: 10_000 });
+    const breaks = expected.analytics!.requests.filter((r) => r.brokenBy !== null);
+    expect(breaks.length).toBeGreaterThan(2);
+    const marks = [...region().querySelectorAll('.curve-break')];
+    expect(marks.map((g) => Number(g.getAttribute('data-seq')))).toEqual(breaks.map((r) => r.seq));
+    expect(marks.map((g) => Number(g.getAttribute('data-step')))).toEqual(breaks.map((r) => r.seq - expected.baseSeq));
+    const first = breaks[0]!;
+    const title = marks[0]!.querySelector('title')!.textContent!;
+    expect(title).toContain(`✂ prefix break at request seq ${first.seq}`);
+    expect(title).toContain(first.brokenBy!.kind === 'header' ? 'request header changed' : `replace at seq ${first.brokenBy!.seq}`);
+    expect(title).toContain(first.usage?.cacheRead == null ? 'no cache reads recorded' : `recorded cache reads ${first.usage.cacheRead.toLocaleString('en-US')}`);
+    expect(region().textContent).toContain('reused prefix');
+  });
+
+  it('lists recorded tokens per turn with the session totals', async () => {
+    const { expected, test } = await loaded();
+    renderWith(<ContextCurve />, test);
+    const table = await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    const turns = new Set(expected.analytics!.requests.map((r) => r.turn));
+    expect(within(table).getAllByRole('row')).toHaveLength(turns.size + 2);
+    const input = expected.analytics!.requests.reduce((n, r) => n + (r.usage?.input ?? 0), 0);
+    const total = within(table).getByRole('rowheader', { name: 'Total' }).closest('tr')!;
+    expect(total.textContent).toContain(input.toLocaleString('en-US'));
+  });
+
+  it('jumps to the next prefix break from the transport', async () => {
+    const { store, expected, test } = await loaded();
+    renderWith(<Transport />, test);
+    const breaks = expected.analytics!.requests.filter((r) => r.brokenBy !== null).map((r) => r.seq - expected.baseSeq);
+    act(() => store.getState().goTo(0));
+    fireEvent.click(screen.getByRole('button', { name: 'Next prefix-cache break' }));
+    await waitFor(() => expect(store.getState().step).toBe(breaks[0]));
+    fireEvent.click(screen.getByRole('button', { name: 'Next prefix-cache break' }));
+    await waitFor(() => expect(store.getState().step).toBe(breaks[1]));
+  });
+
+  it('says what cached prefix a replace invalidated and what it kept and dropped', async () => {
+    const { store, expected, test } = await loaded();
+    renderWith(<ReplaceInspector />, test);
+    const losses = sessionLosses(expected);
+    const loss = losses.find((l) => l.kind === 'compaction' && l.invalidatedTokens > 0 && l.kept.paths[1] > l.kept.paths[0])!;
+    expect(loss).toBeTruthy();
+    act(() => store.getState().openReplace(loss.seq));
+    const dialog = await waitFor(() => screen.getByRole('dialog', { name: 'Replace inspector' }), { timeout: 10_000 });
+    const section = await waitFor(() => within(dialog).getByRole('region', { name: 'Prefix cache and what was lost' }), { timeout: 10_000 });
+    expect(section.textContent).toContain(`Invalidated ~${loss.invalidatedTokens.toLocaleString('en-US')} tokens`);
+    const paths = section.querySelector('tr[data-category="paths"]')!;
+    expect(paths.textContent).toContain(`${loss.kept.paths[0]} of ${loss.kept.paths[1]}`);
+    fireEvent.click(within(paths as HTMLElement).getByText(/dropped$/));
+    for (const item of loss.dropped.paths.slice(0, 5)) expect(paths.textContent).toContain(item);
+  });
+});
