@@ -91,7 +91,7 @@ describe('Transport', () => {
     expect(stepField.getAttribute('aria-invalid')).toBe('true');
     fireEvent.change(stepField, { target: { value: '99' } });
     fireEvent.click(button('Go to step'));
-    expect(within(transport()).getByRole('alert').textContent).toBe('No step 99: steps here run from 0 to 30.');
+    expect(within(transport()).getByRole('alert').textContent).toBe('No step 99: steps here run from 0 to 54.');
     fireEvent.change(stepField, { target: { value: '0,012' } });
     fireEvent.click(button('Go to step'));
     expect(store.getState().step).toBe(12);

@@ -178,13 +178,13 @@ describe('engine', () => {
     expect(s.accepted).toBeGreaterThan(1000);
     expect(s.accepted).toBe(s.events);
     // The prefix is navigable and every window answers.
-    const rows = await engine.rows({ session: 0, step: s.accepted, filter: ALL, start: s.events - 3, count: 10 });
+    const rows = await engine.rows({ session: s.id, step: s.accepted, filter: ALL, start: s.events - 3, count: 10 });
     expect(rows.rows).toHaveLength(3);
-    expect((await engine.surface({ session: 0, step: s.accepted, start: 0, count: 5 })).step).toBe(s.accepted);
-    expect((await engine.detail({ session: 0, seq: s.events - 1, step: s.accepted })).seq).toBe(s.events - 1);
-    expect((await engine.diagnostics({ session: 0, start: 0, count: 1 })).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
-    expect(await engine.navigate({ session: 0, step: 0, kind: 'next-change' })).not.toBeNull();
-    expect((await engine.search({ session: 0, text: 'turn', filter: ALL, fromRow: -1, direction: 1 })).row).not.toBeNull();
+    expect((await engine.surface({ session: s.id, step: s.accepted, start: 0, count: 5 })).step).toBe(s.accepted);
+    expect((await engine.detail({ session: s.id, seq: s.events - 1, step: s.accepted })).seq).toBe(s.events - 1);
+    expect((await engine.diagnostics({ session: s.id, start: 0, count: 1 })).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
+    expect(await engine.navigate({ session: s.id, step: 0, kind: 'next-change' })).not.toBeNull();
+    expect((await engine.search({ session: s.id, text: 'turn', filter: ALL, fromRow: -1, direction: 1 })).row).not.toBeNull();
     // The engine goes on: the next open, without a small limit, loads the whole log.
     const again = await engine.open({ kind: 'text', name: 'big.jsonl', text }, noop);
     expect(again.sessions[0]!.decodeError).toBeNull();

@@ -211,31 +211,32 @@ describe('context curve', () => {
     const text = generateText({ seed: 75, events: 100_000 });
     const yielding = createEngine({ pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)) });
     const summary = await yielding.open({ kind: 'text', name: 'big.jsonl', text }, () => {});
+    const id = summary.sessions[0]!.id;
     // Nodes that ever lived, each sized once: several slices of 512.
     const analysed = await openBytes(new TextEncoder().encode(text), { name: 'big.jsonl' });
     expect(analysed.sessions[0]!.index.nodeCount).toBeGreaterThan(1500);
     const order: string[] = [];
-    const curve = yielding.curve({ session: 0, buckets: 200 }).then((c) => {
+    const curve = yielding.curve({ session: id, buckets: 200 }).then((c) => {
       order.push('curve');
       return c;
     });
     // A request that arrives while the curve is being computed (a task later).
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const rows = yielding.rows({ session: 0, step: summary.sessions[0]!.accepted, filter: { families: [], surfaceOnly: false }, start: 0, count: 50 }).then(() => order.push('rows'));
+    const rows = yielding.rows({ session: id, step: summary.sessions[0]!.accepted, filter: { families: [], surfaceOnly: false }, start: 0, count: 50 }).then(() => order.push('rows'));
     await Promise.all([curve, rows]);
     expect(order).toEqual(['rows', 'curve']);
     // The same curve as an engine that never yields, and a second request answers from the sizes.
     const plain = createEngine({ pause: async () => {} });
-    await plain.open({ kind: 'text', name: 'big.jsonl', text }, () => {});
-    expect(await curve).toEqual(await plain.curve({ session: 0, buckets: 200 }));
-    expect(await yielding.curve({ session: 0, buckets: 200 })).toEqual(await curve);
+    const plainId = (await plain.open({ kind: 'text', name: 'big.jsonl', text }, () => {})).sessions[0]!.id;
+    expect(await curve).toEqual(await plain.curve({ session: plainId, buckets: 200 }));
+    expect(await yielding.curve({ session: id, buckets: 200 })).toEqual(await curve);
   });
 
   it('seed 76: a curve still being sized stops when another file is opened', async () => {
     const engine = createEngine({ pause: () => new Promise<void>((resolve) => setTimeout(resolve, 0)) });
-    await engine.open({ kind: 'text', name: 'big.jsonl', text: generateText({ seed: 76, events: 100_000 }) }, () => {});
+    const big = await engine.open({ kind: 'text', name: 'big.jsonl', text: generateText({ seed: 76, events: 100_000 }) }, () => {});
     // Settled into a value at once: the rejection may come before the open below returns.
-    const curve = engine.curve({ session: 0, buckets: 100 }).then(
+    const curve = engine.curve({ session: big.sessions[0]!.id, buckets: 100 }).then(
       () => 'finished',
       (error: Error) => error.name,
     );
