@@ -343,14 +343,26 @@ export interface DetailClip {
   eventClipped: boolean;
 }
 
-/** Text search over the timeline rows matching a filter. */
+/**
+ * A search over the timeline rows matching a filter, in the query language of `core/search`
+ * (words, "phrases", /regex/, type:, tool:, turn:, step:, seq:, is:, -term).
+ */
 export interface SearchQuery {
   session: number;
   text: string;
   filter: RowFilter;
+  /** The cursor, for `is:surface`, `is:shadowed` and `is:log-only`. */
+  step: number;
   /** Row to start from (exclusive). -1 searches from the top (forward). */
   fromRow: number;
   direction: 1 | -1;
+}
+
+/** What is wrong with a query, and where (`[start, end)` in its text). */
+export interface QueryErrorInfo {
+  message: string;
+  start: number;
+  end: number;
 }
 
 export interface SearchResult {
@@ -359,6 +371,39 @@ export interface SearchResult {
   seq: number | null;
   /** True when the search wrapped around. */
   wrapped: boolean;
+  /** Rows that match, in all. */
+  total: number;
+  /** Set when the query was refused (nothing was searched). */
+  error: QueryErrorInfo | null;
+}
+
+/** {@link CoreApi.searchMatches}: a window of the rows a query matches. */
+export interface MatchesParams {
+  session: number;
+  text: string;
+  filter: RowFilter;
+  step: number;
+  start: number;
+  count: number;
+}
+
+/** One matching row, as the match list shows it. Untrusted text: render as text only. */
+export interface MatchRow {
+  /** Row index within the filtered rows. */
+  row: number;
+  seq: number;
+  type: string;
+  snippet: string;
+  /** `[start, end)` ranges of `snippet` that matched. */
+  marks: Array<[number, number]>;
+}
+
+/** A window of matches. */
+export interface MatchWindow {
+  total: number;
+  start: number;
+  matches: MatchRow[];
+  error: QueryErrorInfo | null;
 }
 
 /** Where the transport can jump. */
@@ -689,7 +734,10 @@ export interface CoreApi {
   rows(params: RowsParams): Promise<RowWindow>;
   /** Row index of an event within the filtered rows (or of the nearest row after it). */
   rowOf(params: RowOfParams): Promise<number>;
+  /** The next (or previous) matching row from a row, wrapping around, and how many match. */
   search(query: SearchQuery): Promise<SearchResult>;
+  /** A window of the matching rows with snippets (the match list). */
+  searchMatches(params: MatchesParams): Promise<MatchWindow>;
   surface(params: WindowParams): Promise<SurfaceWindow>;
   /** Nodes a replacement shadowed directly, as surface nodes (for recursive expansion). */
   shadowedBy(params: ReplacementParams): Promise<SurfaceNode[]>;
@@ -769,6 +817,7 @@ export const CORE_METHODS = {
   rows: 'session',
   rowOf: 'session',
   search: 'session',
+  searchMatches: 'session',
   surface: 'session',
   shadowedBy: 'session',
   replacements: 'session',

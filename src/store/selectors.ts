@@ -170,3 +170,14 @@ export function formatSeqValue(seq: unknown): string {
 }
 
 const EMPTY_SESSIONS: SessionSummary[] = [];
+
+/**
+ * The query the engine runs: the typed text, then the quick filters' terms (after it, so the
+ * positions of a query error still point into what was typed).
+ */
+export const selectSearchQueryText = (s: AppState): string => {
+  const { text, replacesOnly, errorsOnly } = s.search;
+  return `${text}${replacesOnly ? ' is:replace' : ''}${errorsOnly ? ' is:error' : ''}`;
+};
+/** True when there is something to search for (text or a quick filter). */
+export const selectSearchActive = (s: AppState): boolean => selectSearchQueryText(s).trim() !== '';

@@ -15,6 +15,7 @@ import type {
   PlaygroundState,
   PlaygroundTemplate,
   ProgressEvent,
+  QueryErrorInfo,
   RowFilter,
 } from '../protocol/protocol';
 import type { StoreDetails, StoreListing, StoreSearchAnswer } from '../protocol/store-api';
@@ -116,7 +117,15 @@ export interface SearchState {
   row: number | null;
   seq: number | null;
   wrapped: boolean;
+  /** Rows that match the query, once the engine has counted them. */
+  total: number | null;
+  /** Why the engine could not search (not a query error). */
   error: string | null;
+  /** What is wrong with the query, and where in {@link text}. */
+  queryError: QueryErrorInfo | null;
+  /** Quick filters: only replace events / only events that report a failure. */
+  replacesOnly: boolean;
+  errorsOnly: boolean;
 }
 
 export interface FilterSlice {
@@ -127,8 +136,12 @@ export interface FilterSlice {
   showAllFamilies(): void;
   setSurfaceOnly(surfaceOnly: boolean): void;
   setSearchText(text: string): void;
-  /** Finds the next (1) or previous (-1) row matching the search text, in the engine. */
+  /** Turns a quick filter of the search on or off (and searches again). */
+  setQuickFilter(which: 'replacesOnly' | 'errorsOnly', on: boolean): void;
+  /** Finds the next (1) or previous (-1) row matching the search, in the engine. */
   findNext(direction: 1 | -1): Promise<void>;
+  /** Selects a match of the list (its row and seq), as next/previous would have. */
+  showMatch(row: number, seq: number): void;
 }
 
 export type Theme = 'light' | 'dark';

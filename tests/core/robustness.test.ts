@@ -41,7 +41,7 @@ function exercise(session: SessionAnalysis): void {
   query.brackets({ step: session.fold.accepted, lo: 0, hi: 1e9 });
   query.diagnostics({ start: 0, count: 100 });
   for (let i = 0; i < Math.min(session.log.length, 20); i++) query.detail({ seq: i + session.baseSeq, step: session.fold.accepted });
-  searchNow(query.query, { session: 0, text: 'x', filter, fromRow: -1, direction: 1 });
+  searchNow(query.query, { session: 0, text: 'x', filter, fromRow: -1, direction: 1, step: 0 });
 }
 
 const rules = (s: SessionAnalysis): string[] => s.diagnostics.map((d) => d.rule);
@@ -256,9 +256,9 @@ describe('bad input', () => {
       expect(query.detail({ seq: 1, step: 3 }).clipped).toBeUndefined();
 
       // Search reads the line piece by piece (a match across two pieces included), case-folded.
-      expect(searchNow(query.query, { session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 0, seq: 0 });
-      expect(searchNow(query.query, { session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1 })).toMatchObject({ row: 1 });
-      expect(searchNow(query.query, { session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1 }).row).toBeNull();
+      expect(searchNow(query.query, { session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({ row: 0, seq: 0 });
+      expect(searchNow(query.query, { session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({ row: 1 });
+      expect(searchNow(query.query, { session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1, step: 0 }).row).toBeNull();
 
       // Exports other than the event itself stay small; the event's export is the whole line.
       expect(query.exportText({ kind: 'surface', step: 3 }).text.length).toBeLessThan(10_000);

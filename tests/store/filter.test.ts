@@ -65,7 +65,7 @@ describe('filter and search', () => {
     await older;
     expect(store.getState().search.status).toBe('found');
     // The state is the newer (backward) search's answer, whatever order the answers came in.
-    const backward = await client.search({ session: 0, text: 'summary', filter: store.getState().filter, fromRow: -1, direction: -1 });
+    const backward = await client.search({ session: 0, text: 'summary', filter: store.getState().filter, fromRow: -1, direction: -1, step: 0 });
     expect(store.getState().search.seq).toBe(backward.seq);
   });
 

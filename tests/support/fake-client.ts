@@ -51,6 +51,8 @@ import type {
   RowFilter,
   RowWindow,
   SearchQuery,
+  MatchesParams,
+  MatchWindow,
   SearchResult,
   SessionSummary,
   StepChange,
@@ -370,10 +372,28 @@ export class FakeCoreClient implements CoreClient {
         const row = ((raw % n) + n) % n;
         if (matches(row)) {
           const wrapped = query.direction === 1 ? raw >= n : raw < 0;
-          return { row, seq: this.events[indexes[row] ?? -1]?.seq ?? null, wrapped };
+          return { row, seq: this.events[indexes[row] ?? -1]?.seq ?? null, wrapped, total: indexes.filter((_, r) => matches(r)).length, error: null };
         }
       }
-      return { row: null, seq: null, wrapped: false };
+      return { row: null, seq: null, wrapped: false, total: 0, error: null };
+    });
+  }
+
+  searchMatches(params: MatchesParams): Promise<MatchWindow> {
+    return this.answer('searchMatches', [params], () => {
+      const indexes = this.filtered(params.filter);
+      const needle = params.text.toLowerCase();
+      const rows = indexes.flatMap((i, row) => {
+        const event = this.events[i];
+        return event && (event.type.toLowerCase().includes(needle) || summaryOf(event).toLowerCase().includes(needle)) ? [{ row, event }] : [];
+      });
+      const window = rows.slice(params.start, params.start + params.count);
+      return {
+        total: rows.length,
+        start: params.start,
+        error: null,
+        matches: window.map(({ row, event }) => ({ row, seq: event.seq, type: event.type, snippet: summaryOf(event), marks: [] })),
+      };
     });
   }
 

@@ -104,11 +104,30 @@ describe('engine', () => {
 
   it('searches rows that are not rendered, with wrap-around', async () => {
     const { engine } = await loadNested();
-    const hit = await engine.search({ session: 0, text: 'SUMMARY OF', filter: ALL, fromRow: -1, direction: 1 });
-    expect(hit).toEqual({ row: 3, seq: 3, wrapped: false });
-    const next = await engine.search({ session: 0, text: 'summary of', filter: ALL, fromRow: 4, direction: 1 });
-    expect(next).toEqual({ row: 3, seq: 3, wrapped: true });
-    expect((await engine.search({ session: 0, text: 'zzz', filter: ALL, fromRow: -1, direction: 1 })).row).toBeNull();
+    const hit = await engine.search({ session: 0, text: '"SUMMARY OF"', filter: ALL, fromRow: -1, direction: 1, step: 0 });
+    expect(hit).toEqual({ row: 3, seq: 3, wrapped: false, total: 2, error: null });
+    const next = await engine.search({ session: 0, text: '"summary of"', filter: ALL, fromRow: 4, direction: 1, step: 0 });
+    expect(next).toEqual({ row: 3, seq: 3, wrapped: true, total: 2, error: null });
+    const back = await engine.search({ session: 0, text: '"summary of"', filter: ALL, fromRow: 3, direction: -1, step: 0 });
+    expect(back).toEqual({ row: 4, seq: 4, wrapped: true, total: 2, error: null });
+    // The label the UI shows for a compaction checkpoint is searchable.
+    expect((await engine.search({ session: 0, text: '"compaction summary"', filter: ALL, fromRow: -1, direction: 1, step: 0 })).seq).toBe(4);
+    expect((await engine.search({ session: 0, text: 'zzz', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).toBeNull();
+    const refused = await engine.search({ session: 0, text: 'seq:x', filter: ALL, fromRow: -1, direction: 1, step: 0 });
+    expect(refused).toEqual({ row: null, seq: null, wrapped: false, total: 0, error: { start: 4, end: 5, message: 'seq: expects a number or a range like 10..200, not "x"' } });
+    const list = await engine.searchMatches({ session: 0, text: '"summary of"', filter: ALL, step: 0, start: 0, count: 10 });
+    expect(list.total).toBe(2);
+    expect(list.matches.map((m) => [m.row, m.seq, m.type])).toEqual([
+      [3, 3, 'user/message'],
+      [4, 4, 'user/message'],
+    ]);
+    const [m] = list.matches;
+    expect(m && m.marks.map(([a, b]) => m.snippet.slice(a, b))).toEqual(['summary of']);
+    // Cursor terms answer at the step asked: at step 3 events 1 and 2 are on the surface.
+    const current = await engine.searchMatches({ session: 0, text: 'is:surface', filter: ALL, step: 3, start: 0, count: 10 });
+    expect(current.matches.map((x) => x.seq)).toEqual([1, 2]);
+    const atEnd = await engine.searchMatches({ session: 0, text: 'is:surface', filter: ALL, step: 6, start: 0, count: 10 });
+    expect(atEnd.matches.map((x) => x.seq)).toEqual([4]);
   });
 
   it('seed 77: a long search pauses between slices: rows asked meanwhile are answered, and a newer search stops it', async () => {
@@ -116,7 +135,7 @@ describe('engine', () => {
     const summary = await engine.open({ kind: 'text', name: 'big.jsonl', text: generateText({ seed: 77, events: 40_000 }) }, noop);
     const accepted = summary.sessions[0]!.accepted;
     const order: string[] = [];
-    const miss = engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1 });
+    const miss = engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1, step: 0 });
     const missed = miss.then(
       (result) => order.push(`miss ${String(result.row)}`),
       (error: Error) => order.push(error.name),
@@ -124,13 +143,15 @@ describe('engine', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     await engine.rows({ session: 0, step: accepted, filter: ALL, start: 0, count: 10 }).then(() => order.push('rows'));
     // A newer search: the first one stops at its next pause.
-    const hit = await engine.search({ session: 0, text: 'turn/start', filter: ALL, fromRow: -1, direction: 1 });
+    const hit = await engine.search({ session: 0, text: 'turn/start', filter: ALL, fromRow: -1, direction: 1, step: 0 });
     order.push('hit');
     await missed;
-    expect(order).toEqual(['rows', 'hit', 'AbortError']);
+    // Rows were answered while the miss was still scanning; the miss stopped at its next pause.
+    expect(order[0]).toBe('rows');
+    expect(order.slice(1).sort()).toEqual(['AbortError', 'hit']);
     expect(hit.row).not.toBeNull();
     // Alone, the same search runs to its end and finds nothing.
-    expect((await engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1 })).row).toBeNull();
+    expect((await engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).toBeNull();
   });
 
   it('keeps the valid prefix navigable after a surface error', async () => {
@@ -184,7 +205,7 @@ describe('engine', () => {
     expect((await engine.detail({ session: s.id, seq: s.events - 1, step: s.accepted })).seq).toBe(s.events - 1);
     expect((await engine.diagnostics({ session: s.id, start: 0, count: 1 })).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
     expect(await engine.navigate({ session: s.id, step: 0, kind: 'next-change' })).not.toBeNull();
-    expect((await engine.search({ session: s.id, text: 'turn', filter: ALL, fromRow: -1, direction: 1 })).row).not.toBeNull();
+    expect((await engine.search({ session: s.id, text: 'turn', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).not.toBeNull();
     // The engine goes on: the next open, without a small limit, loads the whole log.
     const again = await engine.open({ kind: 'text', name: 'big.jsonl', text }, noop);
     expect(again.sessions[0]!.decodeError).toBeNull();

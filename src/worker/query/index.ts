@@ -12,7 +12,7 @@ import { exportEvent, exportText } from './exports';
 import { replaceDetail } from './replace-detail';
 import { brackets, navigate, replacements, replaceSteps } from './replacements';
 import { rowOf, rows } from './rows';
-import { search } from './search';
+import { search, searchMatches } from './search';
 import { QuerySession } from './session';
 import type { SessionAnalysis } from '../../core/analyze/session';
 import { shadowedBy, surface } from './surface';
@@ -36,6 +36,7 @@ export const SESSION_QUERIES = {
   rows,
   rowOf,
   search: (q, query, { pause }) => search(q, query, pause),
+  searchMatches: (q, params, { pause }) => searchMatches(q, params, pause),
   surface,
   shadowedBy,
   replacements,

@@ -1,99 +1,156 @@
-/** Text search over the timeline rows matching a filter. */
-import type { SearchQuery, SearchResult } from '../../protocol/protocol';
+/**
+ * Search in a session with the query language of `core/search`. A query's matching rows are
+ * found once, in slices with pauses between them (a million-event scan that matches nothing
+ * does not hold up rows or seeks), and kept: next/previous and every window of the match list
+ * are answered from them. A newer query on the session stops the older scan (`AbortError`).
+ */
+import { compileQuery, parseQuery, sessionSubject } from '../../core/search';
+import type { Matcher } from '../../core/search';
+import type { MatchesParams, MatchRow, MatchWindow, QueryErrorInfo, RowFilter, SearchQuery, SearchResult } from '../../protocol/protocol';
 import { indexOfRow, rowCount } from './rows';
-import { abortError } from './session';
-import type { EventReader, QuerySession } from './session';
+import { abortError, MAX_WINDOW } from './session';
+import type { QuerySession } from './session';
 
-/**
- * Rows longer than this (in bytes) are searched piece by piece: decoding and lower-casing a
- * 200 MB line whole would make two 200 MB strings per search.
- */
-const SEARCH_PIECE = 1 << 20;
-/** Rows a paced search looks at between two pauses (about 10 ms of a million-row log). */
-const SEARCH_SLICE = 8192;
-const NOT_FOUND: SearchResult = { row: null, seq: null, wrapped: false };
+/** Milliseconds a scan runs between two pauses. */
+const SLICE_MS = 8;
+/** Rows looked at between two looks at the clock. */
+const CLOCK_EVERY = 256;
 
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/**
- * Whether the UTF-8 text `bytes`, lower-cased, contains `needle` (already lower-case), reading
- * it in pieces. Each piece is searched with the last `needle.length - 1` characters of the one
- * before it, so a match across two pieces is found (lower-casing never shortens a text, so a
- * match spans at most `needle.length` characters of the original).
- */
-function includesFolded(bytes: Uint8Array, needle: string): boolean {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  let carry = '';
-  for (let at = 0; at < bytes.length; at += SEARCH_PIECE) {
-    const end = Math.min(bytes.length, at + SEARCH_PIECE);
-    const piece = carry + decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length });
-    if (piece.toLowerCase().includes(needle)) return true;
-    carry = needle.length > 1 ? piece.slice(Math.max(0, piece.length - (needle.length - 1))) : '';
-  }
-  return false;
+/** The rows a query matches (a sorted list of filtered row numbers), or why it was refused. */
+export interface MatchSet {
+  key: string;
+  matcher: Matcher | null;
+  rows: Int32Array;
+  error: QueryErrorInfo | null;
 }
 
-function matches(q: QuerySession, index: number, needle: string, read: EventReader): boolean {
-  const log = q.session.log;
-  const origin = log.origin(index);
-  let found: boolean;
-  if (origin.member >= 0) {
-    found = (JSON.stringify(read(index)) ?? '').toLowerCase().includes(needle);
-  } else {
-    // The row's end is found once (a scan of the whole row for its LF), and its bytes read once.
-    const bytes = log.rowBytes(index);
-    if (bytes === null) found = log.raw(index).toLowerCase().includes(needle);
-    else found = bytes.length > SEARCH_PIECE ? includesFolded(bytes, needle) : utf8.decode(bytes).toLowerCase().includes(needle);
-  }
-  return found || String(q.seqOf(index)) === needle;
+/** The scan in progress or done, per session (one: a new query replaces it). */
+const scans = new WeakMap<QuerySession, { key: string; result: Promise<MatchSet> }>();
+
+function keyOf(text: string, filter: RowFilter, step: number, usesCursor: boolean): string {
+  const families = [...new Set(filter.families)].sort().join(',');
+  return `${families}|${filter.surfaceOnly ? 1 : 0}|${usesCursor ? step : ''}|${text}`;
 }
 
 /**
- * A search in steps: `next(count)` looks at up to `count` more rows and returns the result, null
- * when every row was looked at without a match, or undefined to be called again.
+ * Matches rows `[from, total)` of the filter into `found`, stopping early (returning the row to
+ * go on from) once `yieldNow()` says the slice is over; returns `total` when done.
  */
-function searchScan(q: QuerySession, query: SearchQuery): { next(count: number): SearchResult | null | undefined } {
-  const needle = query.text.toLowerCase();
-  const total = rowCount(q, query.filter);
-  const from = query.fromRow < 0 ? (query.direction === 1 ? -1 : total) : query.fromRow;
+function scanRows(q: QuerySession, matcher: Matcher, filter: RowFilter, step: number, from: number, found: number[], yieldNow: () => boolean): number {
+  const total = rowCount(q, filter);
   const read = q.reader();
-  let n = needle === '' ? total + 1 : 1;
-  return {
-    next: (count) => {
-      const stop = Math.min(total, n - 1 + count);
-      for (; n <= stop; n++) {
-        const raw = from + query.direction * n;
-        const row = ((raw % total) + total) % total;
-        const index = indexOfRow(q, query.filter, row);
-        if (matches(q, index, needle, read)) {
-          const wrapped = query.direction === 1 ? raw >= total : raw < 0;
-          n = total + 1;
-          return { row, seq: q.seqOf(index), wrapped };
-        }
-      }
-      return n > total ? null : undefined;
-    },
-  };
+  for (let row = from; row < total; row++) {
+    const index = indexOfRow(q, filter, row);
+    if (matcher.match(sessionSubject(q.session, index, step, read))) found.push(row);
+    if (row % CLOCK_EVERY === CLOCK_EVERY - 1 && yieldNow()) return row + 1;
+  }
+  return total;
 }
 
-/** The next row whose text holds `query.text` (case-insensitive), wrapping around, in one go. */
-export function searchNow(q: QuerySession, query: SearchQuery): SearchResult {
-  return searchScan(q, query).next(Infinity) ?? NOT_FOUND;
-}
-
-/**
- * {@link searchNow} a slice of rows at a time, with `pause` between slices, so a search through a
- * million rows (a second or more when nothing matches) does not hold up the requests that
- * arrive meanwhile. Latest wins per session: when a newer search has begun on the session, this
- * one stops with an `AbortError` (the page ignores those).
- */
-export async function search(q: QuerySession, query: SearchQuery, pause: () => Promise<void>): Promise<SearchResult> {
-  const generation = ++q.searches;
-  const scan = searchScan(q, query);
+async function scan(q: QuerySession, key: string, matcher: Matcher, filter: RowFilter, step: number, pause: () => Promise<void>, generation: number): Promise<MatchSet> {
+  const total = rowCount(q, filter);
+  const found: number[] = [];
+  let row = 0;
   for (;;) {
-    const result = scan.next(SEARCH_SLICE);
-    if (result !== undefined) return result ?? NOT_FOUND;
+    const sliceStart = Date.now();
+    row = scanRows(q, matcher, filter, step, row, found, () => Date.now() - sliceStart >= SLICE_MS);
+    if (row >= total) break;
     await pause();
     if (q.searches !== generation) throw abortError('search superseded by a newer one');
   }
+  return { key, matcher, rows: Int32Array.from(found), error: null };
+}
+
+/** The match set of a query: the kept one when it is the same query, else a new scan. */
+export function matchSet(q: QuerySession, text: string, filter: RowFilter, step: number, pause: () => Promise<void>): Promise<MatchSet> {
+  const parsed = parseQuery(text);
+  if (!parsed.ok) {
+    const { message, start, end } = parsed.error;
+    return Promise.resolve({ key: '', matcher: null, rows: new Int32Array(0), error: { message, start, end } });
+  }
+  const key = keyOf(text, filter, step, parsed.query.usesCursor);
+  const current = scans.get(q);
+  if (current && current.key === key) return current.result;
+  const generation = ++q.searches;
+  const result = scan(q, key, compileQuery(parsed.query), filter, step, pause, generation);
+  const entry = { key, result };
+  scans.set(q, entry);
+  // A scan that was stopped must not be reused by a later request for the same query.
+  result.catch(() => {
+    if (scans.get(q) === entry) scans.delete(q);
+  });
+  return result;
+}
+
+/** First index in the sorted `rows` whose value is greater than `row`. */
+function after(rows: Int32Array, row: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((rows[mid] as number) <= row) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The next (or previous) matching row of a match set from `query.fromRow`, wrapping around. */
+function pick(q: QuerySession, set: MatchSet, query: SearchQuery): SearchResult {
+  const rows = set.rows;
+  const total = rows.length;
+  if (set.error || total === 0) return { row: null, seq: null, wrapped: false, total, error: set.error };
+  let at: number;
+  let wrapped = false;
+  if (query.direction === 1) {
+    at = query.fromRow < 0 ? 0 : after(rows, query.fromRow);
+    if (at >= total) {
+      at = 0;
+      wrapped = query.fromRow >= 0;
+    }
+  } else {
+    const from = query.fromRow < 0 ? Number.MAX_SAFE_INTEGER : query.fromRow;
+    at = after(rows, from - 1) - 1;
+    if (at < 0) {
+      at = total - 1;
+      wrapped = query.fromRow >= 0;
+    }
+  }
+  const row = rows[at] as number;
+  return { row, seq: q.seqOf(indexOfRow(q, query.filter, row)), wrapped, total, error: null };
+}
+
+/** The next (or previous) matching row from `query.fromRow`, wrapping around (paced). */
+export async function search(q: QuerySession, query: SearchQuery, pause: () => Promise<void>): Promise<SearchResult> {
+  return pick(q, await matchSet(q, query.text, query.filter, query.step, pause), query);
+}
+
+/** {@link search} in one go, without pauses (tests, fuzzing). */
+export function searchNow(q: QuerySession, query: SearchQuery): SearchResult {
+  const parsed = parseQuery(query.text);
+  if (!parsed.ok) {
+    const { message, start, end } = parsed.error;
+    return pick(q, { key: '', matcher: null, rows: new Int32Array(0), error: { message, start, end } }, query);
+  }
+  const found: number[] = [];
+  scanRows(q, compileQuery(parsed.query), query.filter, query.step, 0, found, () => false);
+  return pick(q, { key: '', matcher: null, rows: Int32Array.from(found), error: null }, query);
+}
+
+/** A window of the match list: each matching row with its snippet. */
+export async function searchMatches(q: QuerySession, params: MatchesParams, pause: () => Promise<void>): Promise<MatchWindow> {
+  const set = await matchSet(q, params.text, params.filter, params.step, pause);
+  const total = set.rows.length;
+  const first = Math.max(0, Math.min(params.start, total));
+  const last = Math.min(total, first + Math.min(params.count, MAX_WINDOW));
+  const matches: MatchRow[] = [];
+  const read = q.reader();
+  for (let i = first; i < last && set.matcher; i++) {
+    const row = set.rows[i] as number;
+    const index = indexOfRow(q, params.filter, row);
+    const subject = sessionSubject(q.session, index, params.step, read);
+    const match = set.matcher.match(subject);
+    const snippet = match ? set.matcher.snippet(match, subject) : { text: '', marks: [] };
+    matches.push({ row, seq: subject.seq, type: subject.type, snippet: snippet.text, marks: snippet.marks });
+  }
+  return { total, start: first, matches, error: set.error };
 }

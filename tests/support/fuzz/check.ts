@@ -233,7 +233,7 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
     needles.push(raw.slice(at, at + rng.int(1, 8)));
   }
   for (const text of needles) {
-    searchNow(query.query, { session: 0, text, filter: filter(), fromRow: rng.chance(0.5) ? -1 : rng.int(0, length), direction: rng.chance(0.5) ? 1 : -1 });
+    searchNow(query.query, { session: 0, text, filter: filter(), fromRow: rng.chance(0.5) ? -1 : rng.int(0, length), direction: rng.chance(0.5) ? 1 : -1, step: rng.int(0, length) });
   }
 }
 

@@ -10,7 +10,7 @@ import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { TimelineRow as Row } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectEventCount, selectHighlight, selectIsReady, selectSession } from '../../../store/selectors';
+import { selectEventCount, selectFilter, selectHighlight, selectIsReady, selectSearchActive, selectSession } from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
@@ -20,6 +20,7 @@ import { formatCount, plural } from '../../format';
 import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
+import { SearchMatches } from '../search/SearchMatches';
 import { useSelectedRow, useTimelineData, useTimelineScope } from './useTimelineData';
 
 /** Rows rendered beyond each edge of the viewport. */
@@ -30,12 +31,18 @@ const REVEAL_HALF = 24;
 export function Timeline() {
   const ready = useAppStore(selectIsReady);
   const events = useAppStore(selectEventCount);
+  const filter = useAppStore(selectFilter);
+  const searching = useAppStore(selectSearchActive);
+  const [shown, setShown] = useState<number | null>(null);
+  const filtered = filter.surfaceOnly || filter.families.length > 0;
+  const meta = !ready ? undefined : filtered && shown !== null ? `${formatCount(shown)} of ${plural(events, 'event')}` : plural(events, 'event');
   return (
-    <Panel title="Timeline" meta={ready ? plural(events, 'event') : undefined} className="timeline">
+    <Panel title="Timeline" meta={meta} className="timeline">
       {ready ? (
         <>
           <TimelineToolbar />
-          <TimelineGrid />
+          {searching ? <SearchMatches /> : null}
+          <TimelineGrid onTotal={setShown} />
         </>
       ) : (
         <EmptyState title="No log loaded" />
@@ -45,16 +52,24 @@ export function Timeline() {
 }
 
 /** Subscribes to the cursor and hands its deferred value down: an urgent re-render stops here. */
-function TimelineGrid() {
+function TimelineGrid({ onTotal }: { onTotal: (total: number | null) => void }) {
   const { step, selectedSeq } = useDeferredCursor();
-  return <TimelineGridView step={step} selectedSeq={selectedSeq} />;
+  return <TimelineGridView step={step} selectedSeq={selectedSeq} onTotal={onTotal} />;
 }
 
 interface Reveal {
   row: number;
 }
 
-const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: { step: number; selectedSeq: number | null }) {
+const TimelineGridView = memo(function TimelineGridView({
+  step,
+  selectedSeq,
+  onTotal,
+}: {
+  step: number;
+  selectedSeq: number | null;
+  onTotal: (total: number | null) => void;
+}) {
   const [range, setRange] = useState({ first: 0, last: 40 });
   const scope = useTimelineScope();
   const selectedRow = useSelectedRow(selectedSeq);
@@ -100,6 +115,8 @@ const TimelineGridView = memo(function TimelineGridView({ step, selectedSeq }: {
   );
 
   const total = data.total ?? 0;
+  // The panel header says how many rows the filter leaves ("N of M events").
+  useEffect(() => onTotal(data.total), [data.total, onTotal]);
   // Scroll once the rows around the target have arrived: the jump and the rows then land in one
   // commit, instead of placeholders first and the rows a frame later.
   const targetLoaded = reveal !== null && data.rowAt(reveal.row) !== null;

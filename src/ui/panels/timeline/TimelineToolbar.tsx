@@ -1,18 +1,23 @@
-/** Filters (families, surface events only) and search with next/previous, above the timeline. */
+/**
+ * Filters (families, surface events only) and search with next/previous and its quick filters
+ * (replaces only, errors only), above the timeline. A refused query is shown with its bad part.
+ */
 import type { KeyboardEvent } from 'react';
 import { FAMILIES } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
 import { selectFilter, selectSearch, selectSession } from '../../../store/selectors';
 import { IDS } from '../../ids';
 import { familyClass, formatCount } from '../../format';
+import { QueryError } from '../search/QueryError';
 
 function SearchStatus() {
   const search = useAppStore(selectSearch);
   let text = '';
+  const count = search.total === null ? '' : `${formatCount(search.total)} ${search.total === 1 ? 'match' : 'matches'} · `;
   if (search.status === 'searching') text = 'searching…';
   else if (search.status === 'not-found') text = 'no match';
-  else if (search.status === 'found') text = `seq ${search.seq ?? '?'}${search.wrapped ? ' · wrapped' : ''}`;
-  else if (search.status === 'error') text = search.error ?? 'search failed';
+  else if (search.status === 'found') text = `${count}seq ${search.seq ?? '?'}${search.wrapped ? ' · wrapped' : ''}`;
+  else if (search.status === 'error') text = search.queryError ? 'bad query' : (search.error ?? 'search failed');
   return (
     <span className={`search-status ${search.status === 'not-found' ? 'is-miss' : ''}`} aria-live="polite">
       {text}
@@ -28,6 +33,7 @@ export function TimelineToolbar() {
   const showAll = useAppStore((s) => s.showAllFamilies);
   const setSurfaceOnly = useAppStore((s) => s.setSurfaceOnly);
   const setSearchText = useAppStore((s) => s.setSearchText);
+  const setQuickFilter = useAppStore((s) => s.setQuickFilter);
   const findNext = useAppStore((s) => s.findNext);
   const present = FAMILIES.filter((family) => (session?.families[family] ?? 0) > 0);
 
@@ -71,11 +77,13 @@ export function TimelineToolbar() {
           id={IDS.search}
           type="search"
           aria-label="Search events"
-          placeholder="Search ( / )"
+          placeholder="Search ( / ): words, &quot;phrase&quot;, /regex/, type:, tool:, is:error…"
           value={search.text}
+          aria-invalid={search.queryError ? true : undefined}
+          aria-describedby={search.queryError ? 'search-query-error' : undefined}
           onChange={(e) => {
             setSearchText(e.currentTarget.value);
-            if (e.currentTarget.value.trim() !== '') void findNext(1);
+            if (e.currentTarget.value.trim() !== '' || search.replacesOnly || search.errorsOnly) void findNext(1);
           }}
           onKeyDown={onSearchKey}
         />
@@ -87,6 +95,19 @@ export function TimelineToolbar() {
         </button>
         <SearchStatus />
       </div>
+      <div className="chips" role="group" aria-label="Quick filters">
+        <button type="button" className="chip" aria-pressed={search.replacesOnly} onClick={() => setQuickFilter('replacesOnly', !search.replacesOnly)}>
+          replaces only
+        </button>
+        <button type="button" className="chip" aria-pressed={search.errorsOnly} onClick={() => setQuickFilter('errorsOnly', !search.errorsOnly)}>
+          errors only
+        </button>
+      </div>
+      {search.queryError ? (
+        <div id="search-query-error">
+          <QueryError text={search.text} error={search.queryError} />
+        </div>
+      ) : null}
     </div>
   );
 }
