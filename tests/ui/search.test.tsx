@@ -9,6 +9,7 @@ import { InProcessCoreClient } from '../../src/client';
 import { createAppStore } from '../../src/store/createAppStore';
 import { memoryStorage } from '../../src/store/deps';
 import { AppStoreProvider } from '../../src/store/react';
+import { ShortcutSheet } from '../../src/ui/panels/ShortcutSheet';
 import { Timeline } from '../../src/ui/panels/timeline/Timeline';
 import { VirtualViewportProvider } from '../../src/ui/widgets/VirtualList';
 import { teachingSession } from '../../src/core/gen/script';
@@ -40,6 +41,14 @@ const matchList = () => screen.getByRole('region', { name: 'Search matches' });
 const matchButtons = () => within(matchList()).queryAllByRole('button');
 
 describe('Search in a session', () => {
+  it('documents the search language in the shortcut sheet', () => {
+    render(<ShortcutSheet open onClose={() => {}} />);
+    const table = screen.getByRole('table', { name: 'Search language' });
+    for (const term of ['"exact phrase"', 'tool:read_file', '-term']) {
+      expect(within(table).getByText(term)).toBeTruthy();
+    }
+  });
+
   it('counts and lists the matches, marks them as text, and jumps on click', async () => {
     const { store } = await renderTimeline();
     fireEvent.change(searchBox(), { target: { value: 'sunsets' } });
