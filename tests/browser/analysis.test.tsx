@@ -13,9 +13,7 @@ import { createAppStore } from '../../src/store/createAppStore';
 import { memoryStorage, noLocation } from '../../src/store/deps';
 import { AppStoreProvider } from '../../src/store/react';
 import { App } from '../../src/ui/App';
-import '../../src/ui/styles.css';
-import '../../src/ui/teaching.css';
-import '../../src/ui/analysis.css';
+import '../../src/ui/styles/index.css';
 
 afterEach(() => cleanup());
 

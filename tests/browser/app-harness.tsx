@@ -5,8 +5,7 @@
  * in memory (tests must not write the runner's URL or storage).
  */
 // The stylesheets index.html links.
-import '../../src/ui/styles.css';
-import '../../src/ui/teaching.css';
+import '../../src/ui/styles/index.css';
 import { createRoot } from 'react-dom/client';
 import { vi } from 'vitest';
 import { commands, page } from 'vitest/browser';
