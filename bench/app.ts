@@ -217,7 +217,7 @@ async function workerMemory(browser: Browser, page: Page): Promise<AppBenchResul
   const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string; url: string }[] };
   const target = targetInfos.find((t) => t.type === 'worker' && /worker/.test(t.url));
   if (!target) throw new Error(`no worker target among ${targetInfos.map((t) => `${t.type}:${t.url}`).join(', ')}`);
-  const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
   let nextId = 1;
   const waiting = new Map<number, (value: Record<string, unknown>) => void>();
   cdp.on('Target.receivedMessageFromTarget', (event: { sessionId: string; message: string }) => {

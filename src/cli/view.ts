@@ -71,7 +71,7 @@ export const openBrowser: BrowserOpener = (url) => {
   const [command, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
   return new Promise((resolvePromise) => {
-    const child = spawn(command as string, args as string[], { stdio: 'ignore', detached: true });
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.once('error', (error: NodeJS.ErrnoException) => resolvePromise(`${command} failed (${error.code ?? error.message})`));
     child.once('spawn', () => {
       child.unref();

@@ -43,7 +43,7 @@ export function isAbortError(error: unknown): boolean {
     typeof error === 'object' &&
     error !== null &&
     'name' in error &&
-    (error as { name: unknown }).name === 'AbortError'
+    (error).name === 'AbortError'
   );
 }
 
@@ -52,7 +52,7 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null && 'message' in error) {
-    const message = (error as { message: unknown }).message;
+    const message = (error).message;
     if (typeof message === 'string') return message;
   }
   return String(error);

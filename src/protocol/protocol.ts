@@ -110,7 +110,7 @@ export interface ProgressEvent {
 }
 
 export { FAMILIES } from '../core/analyze/family';
-export { TOKEN_METHOD, estimateTokens } from '../core/analyze/tokens';
+export { estimateTokens } from '../core/analyze/tokens';
 import type { LoaderVerdict } from '../core/analyze/loader-verdict';
 import type { TimeFacts } from '../core/analyze/time';
 export type { LoaderVerdict, TimeFacts };

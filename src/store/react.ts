@@ -1,14 +1,12 @@
 /**
  * The only bridge between the store and React: a provider and `useAppStore(selector)`.
- * Use `useShallow` (re-exported) only for selectors that build arrays or objects.
+ * Selectors return stored values or primitives, so the default equality is enough.
  */
 import { createContext, createElement, useContext } from 'react';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { AppStore } from './createAppStore';
 import type { AppState } from './types';
-
-export { useShallow } from 'zustand/react/shallow';
 
 const StoreContext = createContext<AppStore | null>(null);
 

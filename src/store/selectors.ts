@@ -1,6 +1,6 @@
 /**
  * Every read of the store goes through here. Selectors return primitives or objects already in
- * the state (stable references), so components need `useShallow` only where noted.
+ * the state (stable references), so the default equality of `useAppStore` is enough.
  */
 import type { SessionSummary, SurfaceErrorInfo } from '../protocol/protocol';
 import { noteIndexAt } from './slices/demo';

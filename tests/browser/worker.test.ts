@@ -80,7 +80,7 @@ describe('engine worker', () => {
   it('reads a picked file as a stream: the same summary and fingerprint as its bytes, also when a limit stops it', async () => {
     const client = new WorkerCoreClient();
     const bytes = new Uint8Array(await fixture('tests/fixtures/teaching.jsonl'));
-    const file = new File([bytes as BlobPart], 'teaching.jsonl');
+    const file = new File([bytes], 'teaching.jsonl');
     const streamed = await client.open({ kind: 'file', name: 'teaching.jsonl', file }, () => {});
     const whole = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer: bytes.slice().buffer }, () => {});
     // The same summary but for the handle: each load's sessions get new ones.
@@ -89,7 +89,7 @@ describe('engine worker', () => {
     expect(streamed.sessions[0]!.id).not.toBe(whole.sessions[0]!.id);
     expect(streamed.bytes).toBe(whole.bytes);
     const big = new TextEncoder().encode(generateText({ seed: 9, events: 40_000 }));
-    const limited = await client.open({ kind: 'file', name: 'big.jsonl', file: new File([big as BlobPart], 'big.jsonl'), memoryLimitBytes: 6 * 2 ** 20 }, () => {});
+    const limited = await client.open({ kind: 'file', name: 'big.jsonl', file: new File([big], 'big.jsonl'), memoryLimitBytes: 6 * 2 ** 20 }, () => {});
     const full = await client.open({ kind: 'bytes', name: 'big.jsonl', buffer: big.slice().buffer }, () => {});
     expect(limited.sessions[0]!.decodeError?.rule).toBe('decode/memory-limit');
     expect(limited.bytes).toBe(big.length);

@@ -20,7 +20,7 @@ function parseXml(xml: string): { name: string; attributes: Record<string, strin
     throw error;
   });
   parser.on('opentag', (tag) => {
-    elements.push({ name: tag.name, attributes: tag.attributes as Record<string, string>, parent: stack.at(-1) ?? null });
+    elements.push({ name: tag.name, attributes: tag.attributes, parent: stack.at(-1) ?? null });
     stack.push(tag.attributes['name'] as string);
   });
   parser.on('closetag', () => void stack.pop());

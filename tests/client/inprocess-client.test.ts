@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import { EngineDeadError } from '../../src/client/errors';
 import { PROTOCOL_VERSION } from '../../src/protocol/protocol';
-import type { CoreApi } from '../../src/protocol/protocol';
 import { FakeCoreClient } from '../support/fake-client';
 
 const filter = { families: [], surfaceOnly: false };
@@ -40,7 +39,7 @@ describe('InProcessCoreClient', () => {
     const missing = new InProcessCoreClient(Promise.reject(new Error('This build has no in-process engine.')));
     await expect(missing.replaceSteps({ session: 0 })).rejects.toThrow('This build has no in-process engine.');
     expect(missing.dead).toBe(true);
-    const old = new InProcessCoreClient(new FakeCoreClient({ protocolVersion: 0 }) as CoreApi);
+    const old = new InProcessCoreClient(new FakeCoreClient({ protocolVersion: 0 }));
     await expect(old.ready).rejects.toThrow(/protocol version 0/);
   });
 });

@@ -167,7 +167,7 @@ describe('store listing', () => {
     const root = temp();
     await writeStore(root, treeSpecs('zstd'));
     let opens = 0;
-    const fs: StoreFs = { ...nodeFs, open: ((...args: Parameters<StoreFs['open']>) => (opens++, nodeFs.open(...args))) as StoreFs['open'] };
+    const fs: StoreFs = { ...nodeFs, open: ((...args: Parameters<StoreFs['open']>) => (opens++, nodeFs.open(...args))) };
     const { store } = await listed([root], fs);
     expect(opens).toBeGreaterThan(0);
     opens = 0;

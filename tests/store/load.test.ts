@@ -3,7 +3,7 @@ import { selectStatusText } from '../../src/store/selectors';
 import { FakeCoreClient } from '../support/fake-client';
 import { makeTestStore } from './helpers';
 
-const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+const bytes = (text: string) => new TextEncoder().encode(text).buffer;
 
 describe('loading', () => {
   it('reports progress while loading, then the summary', async () => {

@@ -44,7 +44,7 @@ describe('Analysis views', () => {
     expect(marks.map((g) => Number(g.getAttribute('data-seq')))).toEqual(breaks.map((r) => r.seq));
     expect(marks.map((g) => Number(g.getAttribute('data-step')))).toEqual(breaks.map((r) => r.seq - expected.baseSeq));
     const first = breaks[0]!;
-    const title = marks[0]!.querySelector('title')!.textContent!;
+    const title = marks[0]!.querySelector('title')!.textContent;
     expect(title).toContain(`✂ prefix break at request seq ${first.seq}`);
     expect(title).toContain(first.brokenBy!.kind === 'header' ? 'request header changed' : `replace at seq ${first.brokenBy!.seq}`);
     expect(title).toContain(first.usage?.cacheRead == null ? 'no cache reads recorded' : `recorded cache reads ${first.usage.cacheRead.toLocaleString('en-US')}`);

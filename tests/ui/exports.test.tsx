@@ -55,7 +55,7 @@ describe('Exports', () => {
 
   it('is disabled until a log is loaded', () => {
     renderIdle(<ExportMenu />);
-    expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Export' }).disabled).toBe(true);
   });
 });
 

@@ -67,15 +67,15 @@ describe('Playground', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start empty' }));
     await waitFor(() => expect(playground()).toBeTruthy());
     chooseTemplate('log-only');
-    expect((within(playground()).getByLabelText('Data (JSON)') as HTMLTextAreaElement).value).toBe('{"turn": 1}');
+    expect(within(playground()).getByLabelText<HTMLTextAreaElement>('Data (JSON)').value).toBe('{"turn": 1}');
     fireEvent.click(offerButton());
     await waitFor(() => expect(playground().textContent).toContain('Accepted as seq 0.'));
     chooseTemplate('assistant-tools');
-    expect((within(playground()).getByLabelText('Tool name 1') as HTMLInputElement).value).toBe('read_file');
+    expect(within(playground()).getByLabelText<HTMLInputElement>('Tool name 1').value).toBe('read_file');
     fireEvent.click(offerButton());
     await waitFor(() => expect(playground().textContent).toContain('Waiting for a result: read_file · call-1-0'));
     chooseTemplate('tool-result');
-    expect((within(playground()).getByLabelText('For call') as HTMLSelectElement).value).toBe('call-1-0');
+    expect(within(playground()).getByLabelText<HTMLSelectElement>('For call').value).toBe('call-1-0');
     fireEvent.change(within(playground()).getByLabelText('Result text'), { target: { value: '# README' } });
     fireEvent.click(offerButton());
     await waitFor(() => expect(playground().textContent).toContain('Accepted as seq 2.'));

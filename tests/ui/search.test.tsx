@@ -5,7 +5,7 @@
  */
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { InProcessCoreClient } from '../../src/client';
+import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import { createAppStore } from '../../src/store/createAppStore';
 import { memoryStorage } from '../../src/store/deps';
 import { AppStoreProvider } from '../../src/store/react';

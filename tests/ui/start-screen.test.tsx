@@ -9,13 +9,13 @@ import { renderIdle as renderOnFake, renderWith } from './harness';
 // cannot be read, the real engine would fetch the URL, and it reports progress too fast to watch).
 const renderIdle = (ui: Parameters<typeof renderWith>[0]) => renderWith(ui, makeEngineStore());
 
-const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+const bytes = (text: string) => new TextEncoder().encode(text).buffer;
 
 describe('Start screen', () => {
   it('has exactly one file input, labelled "Open log", before and after a load', async () => {
     // The fake engine: jsdom's File cannot be read (the browser tests open a picked file for real).
     const { client } = renderOnFake(<App />);
-    const input = screen.getByLabelText('Open log') as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>('Open log');
     expect(input.type).toBe('file');
     const file = new File(['{"type":"session"}\n'], 'session.jsonl');
     fireEvent.change(input, { target: { files: [file] } });

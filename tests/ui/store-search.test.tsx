@@ -62,7 +62,7 @@ function fakeServer() {
     statusText: '',
     arrayBuffer: async () => {
       const bytes = new TextEncoder().encode(value);
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     },
   });
   const fetch = async (url: string): Promise<FetchedBody> => {

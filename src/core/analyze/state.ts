@@ -15,5 +15,5 @@ export function eventStateAt(session: SessionAnalysis, index: number, step: numb
     if (index > fold.error.index) return 'pending';
   }
   if (index >= step) return 'future';
-  return tt.classify(index, step).state as EventStateName;
+  return tt.classify(index, step).state;
 }

@@ -2,7 +2,6 @@
  * Summaries of an analysed session shared by the CLI and the engine.
  */
 import type { Diagnostic, Severity } from '../model';
-import { sessionDiagnostics } from './diagnostics';
 import { familyOf } from './family';
 import type { Family } from './family';
 import type { SessionAnalysis } from './session';
@@ -39,9 +38,4 @@ export function severityCounts(diagnostics: readonly Diagnostic[]): Record<Sever
 /** Derived model messages after the accepted prefix. */
 export function finalMessages(session: SessionAnalysis): number {
   return session.index.messagesAt(session.fold.accepted);
-}
-
-/** True when anything is wrong: a surface error, a decode error or an error diagnostic. */
-export function hasProblems(session: SessionAnalysis): boolean {
-  return sessionDiagnostics(session).some((d) => d.severity === 'error');
 }

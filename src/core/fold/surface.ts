@@ -11,7 +11,6 @@ import { SURFACE_TYPES, SurfaceError } from './errors';
 import type { NodePositions } from './live';
 import { LiveSurface } from './live';
 
-export { SURFACE_TYPES, SurfaceError } from './errors';
 export type { NodePositions } from './live';
 export { LiveSurface } from './live';
 

@@ -215,7 +215,7 @@ export class SessionScript {
     block.content = [{ type: 'text', text: `${keep}\n\n[... tool result middle pruned ...]\n\n` }];
     const copy = this.push({
       type: 'tool/result',
-      data: data as unknown as Json,
+      data: data,
       sourceEventSeqs: [resultSeq],
       surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq },
     });

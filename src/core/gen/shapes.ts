@@ -21,7 +21,7 @@ const WORDS = 'the surface node replace append fold index check log event seq ra
 
 function text(rng: Rng, chars: number): string {
   let out = '';
-  while (out.length < chars) out += (out.length === 0 ? '' : ' ') + (rng.pick(WORDS) as string);
+  while (out.length < chars) out += (out.length === 0 ? '' : ' ') + rng.pick<string>(WORDS);
   return out;
 }
 

@@ -103,7 +103,7 @@ export function pruneReplace(slot: Slot, original: { seq: number; data: Json }, 
   const first = data.message?.content?.[0];
   if (first) first.content = [{ type: 'text', text }];
   return {
-    ...base(slot, 'tool/result', data as Json),
+    ...base(slot, 'tool/result', data),
     sourceEventSeqs: [original.seq],
     surfaceOp: { op: 'replace', start: original.seq, end: original.seq },
   };

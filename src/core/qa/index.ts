@@ -10,6 +10,6 @@
  * check stays silent). `planAt` may answer `null` or a `log-only` plan for log-only events.
  */
 export type { QaFoldContext } from './context';
-export { CompactionQaCheck, QA_RULES, QA_SEVERITY } from './compaction';
-export type { CompactionQaOptions, QaRule } from './compaction';
+export { CompactionQaCheck, QA_RULES } from './compaction';
+export type { CompactionQaOptions } from './compaction';
 export { contentBound, derivedMessageSize, jsonLength, jsonUpperBound } from './size';

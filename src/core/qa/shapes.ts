@@ -33,11 +33,6 @@ export function checkpointSourceOf(data: unknown): Rec | null {
 /** Tool-call ids held by a node: one id (the common case, no array), several, or none. */
 export type CallIds = string | string[] | null;
 
-/** True when `ids` contains `callId`. */
-export function holds(ids: CallIds, callId: string): boolean {
-  return ids === null ? false : typeof ids === 'string' ? ids === callId : ids.includes(callId);
-}
-
 /**
  * What the check keeps about one current surface node: its tool-call side, a cheap lower
  * bound of its message size, and what it learned at replace time.

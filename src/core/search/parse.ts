@@ -120,7 +120,7 @@ function parseTerm(text: string, at: number, start: number, negate: boolean): Pa
   const field = /^([A-Za-z][A-Za-z-]*):/.exec(text.slice(at, at + 32));
   if (field) {
     const name = (field[1] as string).toLowerCase();
-    const valueStart = at + (field[0] as string).length;
+    const valueStart = at + (field[0]).length;
     if ((FIELDS as readonly string[]).includes(name)) {
       if (text[valueStart] === '"') {
         const end = phraseEnd(text, valueStart);

@@ -3,7 +3,6 @@
  * lists. Shared by the CLI and the local server; see docs/ARCHITECTURE.md.
  */
 export { resolveSessionRoot } from './root';
-export type { RootEnvironment, RootSource, SessionRoot } from './root';
-export { STORE_FILE_NAMES, walkSessions } from './walk';
-export type { SessionSource, SkipReason, SkippedEntry, SourceKind, StoreNote, WalkOptions, WalkResult } from './walk';
-export { MAX_INPUT_BYTES, ReadError, openLogFile, readRegularFile } from './read';
+export { walkSessions } from './walk';
+export type { SkipReason } from './walk';
+export { ReadError, openLogFile, readRegularFile } from './read';

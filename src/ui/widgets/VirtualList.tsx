@@ -125,7 +125,7 @@ function rowStyle(top: number, height: number): CSSProperties {
   }
   let style = byTop.get(top);
   if (!style) {
-    style = Object.freeze({ position: 'absolute', top, left: 0, right: 0, height }) as CSSProperties;
+    style = Object.freeze({ position: 'absolute', top, left: 0, right: 0, height });
     byTop.set(top, style);
   }
   return style;

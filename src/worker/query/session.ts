@@ -121,7 +121,7 @@ export class QuerySession {
       if (index > fold.error.index) return 'pending';
     }
     if (index >= step) return 'future';
-    return tt.classify(index, step).state as EventState;
+    return tt.classify(index, step).state;
   }
 
   /** Event `index`, or what made it unreadable. */

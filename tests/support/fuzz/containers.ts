@@ -114,7 +114,7 @@ async function buildFrames(doc: Uint8Array, rng: Rng, mode: 'raw' | 'compressed'
   const cuts = frameCuts(doc, rng);
   const frames: Frame[] = [];
   for (let i = 1; i < cuts.length; i++) {
-    const plain = doc.subarray(cuts[i - 1] as number, cuts[i] as number);
+    const plain = doc.subarray(cuts[i - 1], cuts[i]);
     frames.push({ plain, bytes: await zstdFrame(plain, { mode, checksum, level: 1 }) });
   }
   if (frames.length === 0) frames.push({ plain: doc, bytes: await zstdFrame(doc, { mode, checksum }) });

@@ -621,7 +621,7 @@ function firstBlock(v: Obj): { message: Obj | null; content: unknown; block: Obj
   const data = isObj(v.data) ? v.data : null;
   const message = data && isObj(data.message) ? data.message : null;
   const content = message ? message.content : undefined;
-  const block = Array.isArray(content) && isObj(content[0]) ? (content[0] as Obj) : null;
+  const block = Array.isArray(content) && isObj(content[0]) ? (content[0]) : null;
   return { message, content, block };
 }
 
@@ -973,7 +973,7 @@ const forgeToolReplace: Mutator = {
   apply(bytes, rng) {
     const s = surfaceOf(bytes);
     if (!s || s.nodes.length === 0) return null;
-    const tools = s.nodes.filter((seq) => isObj(s.events[seq]) && (s.events[seq] as Obj).type === 'tool/result');
+    const tools = s.nodes.filter((seq) => isObj(s.events[seq]) && (s.events[seq]).type === 'tool/result');
     const flaw = rng.weighted<string>([
       ['none', 5],
       ['changes-meta', 1],

@@ -48,7 +48,7 @@ export function useSelectedRow(selectedSeq: number | null): number | null {
   const local = ready && selectedSeq !== null && isUnfiltered(filter);
   const lookupKey = ready && selectedSeq !== null && !local ? `${scope}|seq:${selectedSeq}` : null;
   const lookup = useRemote<number>(lookupKey, () => client.rowOf({ session, filter, seq: selectedSeq ?? 0 }));
-  if (local && events > 0) return Math.max(0, Math.min(events - 1, (selectedSeq as number) - baseSeq));
+  if (local && events > 0) return Math.max(0, Math.min(events - 1, (selectedSeq) - baseSeq));
   if (lookupKey !== null && lookup.dataKey === lookupKey) return lookup.data;
   return null;
 }

@@ -1,7 +1,7 @@
 /**
  * Overhead of the compaction QA check on a big log (not a vitest test):
  *
- *   node --expose-gc --import tsx tests/core/qa/bench-qa.ts [FILE] [--runs 9] [--memory]
+ *   node --expose-gc --import tsx bench/qa-check.ts [FILE] [--runs 9] [--memory]
  *
  * FILE defaults to bench/out/gen-1000000-seed1.jsonl (generate it with
  * `node --import tsx scripts/gen-log.ts --events 1000000 --seed 1 --out bench/out/gen-1000000-seed1.jsonl`).
@@ -23,13 +23,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { EventCheck } from '../../../src/core/checks/check';
-import { expandPackedRow, isPackedRow, validatePackedRow } from '../../../src/core/decode/packed';
-import type { Plan, SurfaceState } from '../../../src/core/fold/surface';
-import { applyPlan, emptySurfaceState, planEvent } from '../../../src/core/fold/surface';
-import type { Diagnostic } from '../../../src/core/model';
-import { CompactionQaCheck } from '../../../src/core/qa';
-import type { QaFoldContext } from '../../../src/core/qa';
+import type { EventCheck } from '../src/core/checks/check';
+import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
+import type { Plan, SurfaceState } from '../src/core/fold/surface';
+import { applyPlan, emptySurfaceState, planEvent } from '../src/core/fold/surface';
+import type { Diagnostic } from '../src/core/model';
+import { CompactionQaCheck } from '../src/core/qa';
+import type { QaFoldContext } from '../src/core/qa';
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
