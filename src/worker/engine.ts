@@ -274,7 +274,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       loaderVerdict: loaderVerdict(s.diagnostics),
       time: timeFacts(s.columns.time, s.diagnostics),
       diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
-      nodes: s.fold.nodes.length,
+      // The alive set at the end, counted without copying the node list (a growing session is summarised after every append).
+      nodes: s.index.nodeCountAt(s.fold.accepted),
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,
       messages: finalMessages(s),

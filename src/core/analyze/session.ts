@@ -233,6 +233,22 @@ export class SessionAnalyzer implements TextEventSink {
     return this.analysis(decodeError, extra, true);
   }
 
+  /** The fold result of a snapshot; its node list is copied only when read (a growing session is summarised after every append). */
+  private liveFold(): SessionAnalysis['fold'] {
+    const nodes = this.state.nodes;
+    let copy: number[] | null = null;
+    return {
+      accepted: this.accepted,
+      get nodes(): number[] {
+        copy ??= nodes.slice();
+        return copy;
+      },
+      replacements: this.replacements,
+      replaceGeneration: this.state.replaceGeneration,
+      error: this.error,
+    };
+  }
+
   private analysis(decodeError: DecodeErrorInfo | null, extra: Diagnostic[], live: boolean): SessionAnalysis {
     this.builder ??= new TimeTravelBuilder(this.baseSeq);
     const builder = this.builder;
@@ -267,7 +283,7 @@ export class SessionAnalyzer implements TextEventSink {
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });
         return value;
       },
-      fold: {
+      fold: live ? this.liveFold() : {
         accepted: this.accepted,
         nodes: this.state.nodes.slice(),
         replacements: this.replacements,
