@@ -170,10 +170,16 @@ async function main(): Promise<void> {
 | nodes that ever lived / replacements | ${String(main.check.nodesEverLived)} / ${String(main.check.replacements)} | — |
 | index size (checkpoint every ${String(main.check.checkpointEvery)} steps) | ${mb(main.check.indexBytes as number)} | — |`);
   }
+  // A growing session: a 1M-event log (the first size) followed by 1,000 appends, per shape.
+  const { growTable, runGrowBench } = await import('./grow');
+  const growShapes = ['default', 'replace-heavy'];
+  const grow = await runGrowBench({ events: sizes[0] ?? 1_000_000, appends: 1000, verifyEvery: 100, shapes: growShapes, seed });
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ ...report, grow }, null, 2)}\n`);
+  console.log(`\n${growTable(grow)}`);
   if (!withApp || main === undefined) return;
   const { appTable, runAppBench } = await import('./app');
   const app = await runAppBench({ file: main.file.path, checkMs: main.check.ms });
-  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ ...report, app }, null, 2)}\n`);
+  writeFileSync(join(outDir, 'latest.json'), `${JSON.stringify({ ...report, grow, app }, null, 2)}\n`);
   console.log(`\n${appTable(app)}`);
 }
 

@@ -54,6 +54,12 @@ export interface Diagnostic {
   /** 1-based line in the logical text, or null. */
   line: number | null;
   message: string;
+  /**
+   * Set on a finding that depends on where the log ends (a torn tail, an interrupted turn's
+   * closers, the loader's verdict) while the session is still growing: it may change or go away
+   * when more is appended, and is final (the flag gone) once the session has ended.
+   */
+  provisional?: true;
 }
 
 /** One replace applied by the fold (surface.md §4). */

@@ -7,6 +7,7 @@ import { timeFacts } from '../core/analyze/time';
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import { GrowingInput } from '../core/analyze/growing';
+import type { SessionAnalysis } from '../core/analyze/session';
 import { firstNonBlankIsBracket } from '../core/analyze/pipeline';
 import { detectContainer } from '../core/decode/detect';
 import { growFromFile, growFromUrl } from './follow';
@@ -273,7 +274,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       loaderVerdict: loaderVerdict(s.diagnostics),
       time: timeFacts(s.columns.time, s.diagnostics),
       diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
-      nodes: s.fold.nodes.length,
+      // The alive set at the end, counted without copying the node list (a growing session is summarised after every append).
+      nodes: s.index.nodeCountAt(s.fold.accepted),
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,
       messages: finalMessages(s),
@@ -282,7 +284,12 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     };
   };
 
-  /** One look at the open load's source; a change replaces the load's sessions (a new load id, new handles). */
+  /**
+   * One look at the open load's source. An append grows the load's sessions where they are
+   * (the same handles and query sessions, their caches of what an append changes forgotten);
+   * a re-read, or sessions that came or went, replaces them (new handles). Either way the
+   * summary has a new load id, so panels fetch what they show again.
+   */
   const growLoaded = async (current: Follow, request: GrowRequest): Promise<GrowResult> => {
     const started = now();
     if (current.input === null) {
@@ -318,8 +325,18 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     if (follow !== current) return result;
     const analysis = await input.result();
     if (follow !== current) return result;
-    const queries = analysis.sessions.map((s) => new QuerySession(s));
-    const handles = adoptLoad(queries);
+    const kept = loadedHandles.map((handle) => sessions.get(handle)).filter((q): q is QuerySession => q !== undefined);
+    const inPlace = growth.kind !== 'reread' && kept.length === analysis.sessions.length && kept.length === loadedHandles.length;
+    let queries: QuerySession[];
+    let handles: number[];
+    if (inPlace) {
+      kept.forEach((q, i) => q.grow(analysis.sessions[i] as SessionAnalysis));
+      queries = kept;
+      handles = loadedHandles.slice();
+    } else {
+      queries = analysis.sessions.map((s) => new QuerySession(s));
+      handles = adoptLoad(queries);
+    }
     result.summary = {
       loadId: ++loadCounter,
       file: analysis.file,

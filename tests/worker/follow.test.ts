@@ -116,6 +116,40 @@ describe('following an open session', () => {
     expect([again.kind, again.note]).toEqual(['appended', null]);
   });
 
+  it('appends grow the session under the same handle, answering as the prefix opened whole; a re-read gives new handles', async () => {
+    const engine = createEngine({ pause: async () => {} });
+    const opened = await engine.open({ kind: 'bytes', name: 'g.jsonl', buffer: prefix(25).slice().buffer }, () => {});
+    const handle = opened.sessions[0]!.id;
+    const ALL = { families: [], surfaceOnly: false };
+    // The page asks before the appends: a row list and a search are cached, and must not go stale.
+    await engine.rows({ session: handle, step: opened.sessions[0]!.accepted, filter: ALL, start: 0, count: 10 });
+    let held = 25;
+    for (const n of [30, 31, 42, lines.length]) {
+      const grown = await engine.grow({ kind: 'bytes', buffer: enc(lines.slice(held, n).join('')).slice().buffer, whole: false });
+      held = n;
+      expect(grown.kind).toBe('appended');
+      expect(grown.summary!.sessions[0]!.id).toBe(handle);
+      const whole = createEngine({ pause: async () => {} });
+      const reference = (await whole.open({ kind: 'bytes', name: 'g.jsonl', buffer: prefix(n).slice().buffer }, () => {})).sessions[0]!;
+      const mine = grown.summary!.sessions[0]!;
+      expect({ ...mine, id: 0, fingerprint: '' }).toEqual({ ...reference, id: 0, fingerprint: '' });
+      const step = mine.accepted;
+      for (const k of [0, Math.floor(step / 2), step]) {
+        expect(await engine.rows({ session: handle, step: k, filter: ALL, start: 0, count: 400 })).toEqual(
+          await whole.rows({ session: reference.id, step: k, filter: ALL, start: 0, count: 400 }),
+        );
+        expect(await engine.surface({ session: handle, step: k, start: 0, count: 400 })).toEqual(await whole.surface({ session: reference.id, step: k, start: 0, count: 400 }));
+      }
+      // The same findings; while growing, those that depend on the end say they are provisional.
+      const found = await engine.diagnostics({ session: handle, start: 0, count: 100 });
+      expect(found.items.find((d) => d.rule === 'loader/result')?.provisional).toBe(true);
+      expect({ ...found, items: found.items.map(({ provisional: _p, ...d }) => d) }).toEqual(await whole.diagnostics({ session: reference.id, start: 0, count: 100 }));
+    }
+    const reread = await engine.grow({ kind: 'bytes', buffer: prefix(10).slice().buffer, whole: true });
+    expect(reread.kind).toBe('reread');
+    expect(reread.summary!.sessions[0]!.id).not.toBe(handle);
+  });
+
   it('a picked file is read past what is held', async () => {
     const engine = createEngine({ pause: async () => {} });
     await engine.open({ kind: 'bytes', name: 'f.jsonl', buffer: prefix(30).slice().buffer }, () => {});

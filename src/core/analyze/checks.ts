@@ -2,12 +2,13 @@
  * The standard set of diagnostic checks run over every session, and the second fold the loader
  * view needs (upstream's loader folds the upgraded events, not the raw ones).
  */
-import type { EventCheck, SurfaceStep } from '../checks/check';
+import type { EventCheck, ForkableStep, SurfaceStep } from '../checks/check';
 import type { PackedMembers } from '../decode/packed';
 import { isRecord } from '../checks/check';
 import type { HeaderLineResult } from '../checks/header';
 import { upgradeLegacyEvent } from '../checks/legacy';
 import { LoaderCheck } from '../checks/loader';
+import type { LoaderResult } from '../checks/loader';
 import { RelationalCheck } from '../checks/relational';
 import { SeedCheck } from '../checks/seed';
 import type { SurfaceState } from '../fold/surface';
@@ -35,8 +36,8 @@ export interface CheckContext {
  * where the raw fold stands (always so for the closers), else a refold of those events from the
  * log (a legacy upgrade in the middle of a log; legacy logs are small).
  */
-function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceStep {
-  let state: SurfaceState | null = null;
+function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string, from: SurfaceState | null = null): ForkableStep {
+  let state: SurfaceState | null = from;
   const quiet = { sessionId, messageIdAt: () => undefined, upgraded: () => {} };
   const lookup = (seq: number): unknown => {
     try {
@@ -53,7 +54,7 @@ function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceS
     for (let i = 0; i < count; i++) applyPlan(fresh, planEvent(log.event(i), i, fresh.nodes, lookup));
     return fresh;
   };
-  return (event, index) => {
+  const step: SurfaceStep = (event, index) => {
     state ??= catchUp(index);
     try {
       applyPlan(state, planEvent(event, index, state.nodes, lookup));
@@ -62,14 +63,17 @@ function loaderFold(fold: FoldProbe, log: EventLog, sessionId: string): SurfaceS
       return describeFoldError(error).message;
     }
   };
+  // A copy with its own state, for a check that finishes a copy of itself (a growing session).
+  const fork = (): ForkableStep =>
+    loaderFold(fold, log, sessionId, state === null ? null : { nodes: state.nodes.clone(), replaceGeneration: state.replaceGeneration });
+  return Object.assign(step, { fork });
 }
 
 /** How the `loader/result` summary of a refused log begins; upstream's exact message follows. */
 export const LOADER_REFUSES_PREFIX = "upstream's loader refuses this log: ";
 
 /** The loader's final verdict as one summary line. */
-function loaderSummary(loader: LoaderCheck): Diagnostic {
-  const { loadError, appended } = loader.loaderResult();
+function loaderSummary({ loadError, appended }: LoaderResult): Diagnostic {
   const message =
     loadError === null
       ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
@@ -206,8 +210,25 @@ class StandardChecks implements EventCheck {
     this.flush();
     this.runLine = null;
     const out = this.seed.finish();
-    if (this.loader !== null) out.push(...this.loader.finish(), loaderSummary(this.loader));
+    if (this.loader !== null) out.push(...this.loader.finish(), loaderSummary(this.loader.loaderResult()));
     out.push(...this.relational.finish());
+    return out;
+  }
+
+  /**
+   * {@link finish} as if the log ended here, for a session that grows. Flushing the run and
+   * forgetting the seed check's line only cost the next event some shared work (a snapshot is
+   * taken between lines); the loader and the relational families finish copies or peek.
+   */
+  provisional(): Diagnostic[] {
+    this.flush();
+    this.runLine = null;
+    const out = this.seed.finish();
+    if (this.loader !== null) {
+      const { diagnostics, result } = this.loader.provisionalResult();
+      out.push(...diagnostics, loaderSummary(result));
+    }
+    out.push(...this.relational.provisional());
     return out;
   }
 }

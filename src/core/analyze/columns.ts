@@ -39,6 +39,10 @@ export class ColumnsBuilder {
   private readonly sourceOffset = new GrowArray(Int32Array);
   private readonly sources = new GrowArray(Int32Array);
   private chunkType: number | null = null;
+  /** {@link snapshot}'s unpacked type ids and op codes, and how many events they hold. */
+  private snapTypeId = new Uint16Array(0);
+  private snapOp = new Uint8Array(0);
+  private snapCount = 0;
 
   constructor() {
     this.sourceOffset.push(0);
@@ -94,6 +98,40 @@ export class ColumnsBuilder {
       this.typeOp.push(code);
       this.sourceOffset.push(offset);
     }
+  }
+
+  /**
+   * The columns so far, for a session that goes on growing: views of the builder's arrays (valid
+   * until the next event) and the type ids and op codes unpacked since the last call, so a call
+   * costs what was added since. The builder stays usable.
+   */
+  snapshot(): EventColumns {
+    const n = this.typeOp.length;
+    if (n > this.snapTypeId.length) {
+      const capacity = Math.max(1024, n * 2);
+      const typeId = new Uint16Array(capacity);
+      typeId.set(this.snapTypeId.subarray(0, this.snapCount));
+      const op = new Uint8Array(capacity);
+      op.set(this.snapOp.subarray(0, this.snapCount));
+      this.snapTypeId = typeId;
+      this.snapOp = op;
+    }
+    const packed = this.typeOp.raw();
+    for (let i = this.snapCount; i < n; i++) {
+      const v = packed[i] as number;
+      this.snapTypeId[i] = v & 0xffff;
+      this.snapOp[i] = v >>> 16;
+    }
+    this.snapCount = n;
+    const view = <T extends Int32Array | Float64Array>(a: GrowArray<T>): T => a.raw().subarray(0, a.length) as T;
+    return {
+      typeId: this.snapTypeId.subarray(0, n),
+      types: this.types,
+      time: view(this.time),
+      op: this.snapOp.subarray(0, n),
+      sourceOffset: view(this.sourceOffset),
+      sources: view(this.sources),
+    };
   }
 
   finish(): EventColumns {

@@ -14,11 +14,49 @@
  */
 import { detectContainer } from '../decode/detect';
 import type { ContainerKind } from '../decode/detect';
-import { walkZstdFrames, ZstdStructureError } from '../decode/zstd';
+import { checkZstdFrameSummary, initZstd, isOneLine, walkZstdFrames, ZstdFrameStream, ZstdStructureError } from '../decode/zstd';
+import type { ZstdFrameSummary } from '../decode/zstd';
+import type { Diagnostic } from '../model';
 import { ByteBuffer } from '../util/grow';
 import { openBytes } from './open';
 import type { LoadResult, OpenOptions } from './open';
-import { firstNonBlankIsBracket } from './pipeline';
+import { firstNonBlankIsBracket, TextPipeline } from './pipeline';
+import type { SessionAnalysis } from './session';
+
+/**
+ * Rules of the findings that depend on where the log ends: while the input grows they are
+ * marked `provisional` (an unfinished line, an interrupted turn's closers, what upstream's
+ * loader would do with the log as it stands, a compaction/prune still awaiting its replacement).
+ */
+export const END_DEPENDENT_RULES: ReadonlySet<string> = new Set([
+  'loader/torn-tail',
+  'loader/torn-line',
+  'loader/interrupted-turn',
+  'loader/result',
+  'zstd/torn-record',
+  'zstd/torn-frame',
+]);
+
+/** Whether a finding depends on where the log ends (see {@link END_DEPENDENT_RULES}). */
+export function isEndDependent(d: Diagnostic): boolean {
+  return END_DEPENDENT_RULES.has(d.rule) || (d.rule === 'qa/checkpoint-not-adjacent' && d.message.endsWith('is the last event: its tool/result replacement is missing'));
+}
+
+/**
+ * The analysis kept open between looks: raw JSONL scanned straight from the held bytes, or
+ * Zstandard frames decoded as they complete, into one {@link TextPipeline} that never finishes
+ * while the input grows. Each look scans, folds and checks only the new lines, and
+ * {@link TextPipeline.snapshot} extends the columns and the index in place.
+ */
+interface LiveText {
+  pipeline: TextPipeline;
+  /** Zstandard: the frame decoder, fed each complete frame once. */
+  zstd: ZstdFrameStream | null;
+  /** Zstandard: where the first frame starts and whether it is one line (the header-frame check). */
+  first: ZstdFrameSummary['first'];
+  /** Source bytes handed over so far. */
+  fed: number;
+}
 
 /** Bytes of the source's start kept to tell a rewrite from an append. */
 export const HEAD_BYTES = 64;
@@ -76,6 +114,10 @@ export class GrowingInput {
   private scanned = 0;
   private current: LoadResult | null = null;
   private stopNote: string | null = null;
+  /** The open analysis of raw JSONL or Zstandard (null before the first look, or for other forms). */
+  private live: LiveText | null = null;
+  /** Whether the current result came from {@link live} (else from a whole open). */
+  private liveResult = false;
 
   constructor(options: GrowingOptions) {
     this.options = options;
@@ -103,7 +145,10 @@ export class GrowingInput {
 
   /** The analysis of the complete prefix (an empty input's before anything is complete). */
   async result(): Promise<LoadResult> {
-    this.current ??= await openBytes(new Uint8Array(0), this.openOptions());
+    if (this.current === null) {
+      this.current = await openBytes(new Uint8Array(0), this.openOptions());
+      this.markProvisional(this.current);
+    }
     return this.current;
   }
 
@@ -141,6 +186,9 @@ export class GrowingInput {
     const end = this.completeEnd();
     this.committed = end;
     this.current = end === bytes.length ? result : await openBytes(this.raw.view().subarray(0, end), this.openOptions());
+    this.live = null;
+    this.liveResult = false;
+    this.markProvisional(this.current);
   }
 
   /** The bytes that followed {@link size} in the source. */
@@ -169,6 +217,8 @@ export class GrowingInput {
     this.scanned = 0;
     this.current = null;
     this.stopNote = null;
+    this.live = null;
+    this.liveResult = false;
     this.raw.append(bytes);
     await this.commit();
     const after = eventsOf(this.current);
@@ -177,10 +227,84 @@ export class GrowingInput {
 
   /** The analysis of everything held, the unfinished tail included: the source has ended. */
   async end(): Promise<LoadResult> {
-    if (this.raw.length === this.committed && this.current !== null) return this.current;
+    // Final: the end-dependent findings are settled by a whole open (the only O(size) step).
+    if (this.raw.length === this.committed && this.current !== null && !this.liveResult && !this.hasProvisional()) return this.current;
     this.current = await openBytes(this.raw.view(), this.openOptions());
     this.committed = this.raw.length;
+    this.live = null;
+    this.liveResult = false;
     return this.current;
+  }
+
+  /** Whether the current result was opened in place (see {@link LiveText}); for tests and benchmarks. */
+  get inPlace(): boolean {
+    return this.liveResult;
+  }
+
+  private hasProvisional(): boolean {
+    return this.current?.sessions.some((s) => s.diagnostics.some((d) => d.provisional === true)) ?? false;
+  }
+
+  /** Flag the findings that depend on the end, while the input may still grow. */
+  private markProvisional(result: LoadResult): void {
+    for (const session of result.sessions) {
+      if (!session.diagnostics.some(isEndDependent)) continue;
+      session.diagnostics = session.diagnostics.map((d) => (isEndDependent(d) ? { ...d, provisional: true as const } : d));
+    }
+  }
+
+  /**
+   * Continue the open analysis up to source byte `end` (raw JSONL or Zstandard; null for the
+   * other forms, after a decode error, or when the sessions found changed: then the prefix is
+   * opened whole, which is what the analysis must equal anyway).
+   */
+  private async extend(end: number): Promise<LoadResult | null> {
+    if (this.container !== 'text' && this.container !== 'zstd') return null;
+    let live = this.live;
+    const before = live?.pipeline.scanner.sessions.length ?? 0;
+    if (live === null) {
+      const zstd = this.container === 'zstd';
+      if (zstd) await initZstd();
+      const text = zstd ? new ByteBuffer(Math.max(1 << 16, end * 4)) : this.raw;
+      const pipeline = new TextPipeline({
+        path: this.options.name,
+        container: zstd ? 'zstd' : 'none',
+        text,
+        budget: null,
+        step: 1 << 20,
+        ...(this.options.checkpointEvery !== undefined ? { checkpointEvery: this.options.checkpointEvery } : {}),
+      });
+      live = { pipeline, zstd: zstd ? new ZstdFrameStream() : null, first: null, fed: 0 };
+      this.live = live;
+    }
+    const { pipeline } = live;
+    let extra: Diagnostic[] = [];
+    let tornRecord: boolean | null = null;
+    if (live.zstd === null) pipeline.advance(end);
+    else {
+      for (const frame of live.zstd.pushFrames(this.raw.view().subarray(live.fed, end))) {
+        pipeline.append([frame.plaintext]);
+        live.first ??= { start: frame.start, oneLine: isOneLine(frame.plaintext) };
+      }
+      if (live.zstd.error !== null) return null;
+      const { scanner, text } = pipeline;
+      tornRecord = text.length > scanner.committedBytes || scanner.loader.issue !== null;
+      extra = checkZstdFrameSummary({ first: live.first, torn: null, error: null }).map((f) => ({
+        severity: f.severity,
+        rule: f.rule,
+        seq: null,
+        line: null,
+        message: f.byte !== null && !f.message.includes(`byte ${f.byte}`) ? `${f.message} (byte ${f.byte})` : f.message,
+      }));
+    }
+    live.fed = end;
+    const { scanner } = pipeline;
+    // A decode error, or a session that appeared (a stream-json capture's next session) after
+    // the first look: the whole open says exactly what it means.
+    if (scanner.decodeError !== null) return null;
+    if (this.current !== null && this.liveResult && scanner.sessions.length !== before) return null;
+    const sessions: SessionAnalysis[] = pipeline.snapshot({ extra, zstdTornRecord: tornRecord, end: live.zstd === null ? end : pipeline.text.length });
+    return { file: this.options.name, bytes: end, sessions, findings: [] };
   }
 
   private openOptions(): OpenOptions {
@@ -244,7 +368,11 @@ export class GrowingInput {
     const before = eventsOf(this.current);
     const hadError = this.current?.sessions.some((s) => s.decodeError !== null) ?? false;
     this.committed = end;
-    this.current = await openBytes(this.raw.view().subarray(0, end), this.openOptions());
+    const extended = this.stopNote === null && !hadError ? await this.extend(end) : null;
+    this.current = extended ?? (await openBytes(this.raw.view().subarray(0, end), this.openOptions()));
+    this.liveResult = extended !== null;
+    if (extended === null) this.live = null;
+    this.markProvisional(this.current);
     const newEvents = eventsOf(this.current) - before;
     const error = this.current.sessions.find((s) => s.decodeError !== null)?.decodeError ?? null;
     if (this.stopNote === null && error !== null && !hadError && this.container !== 'array' && this.container !== 'gzip' && this.container !== 'zip') {

@@ -213,6 +213,24 @@ export class TextPipeline {
       return analyzer.finish(scanner.decodeError, [...extra, ...scanDiagnostics]);
     });
   }
+
+  /**
+   * {@link finish} as if the input ended here, for an input that goes on growing: the pipeline
+   * stays open and the next {@link append} continues where this one stopped. Only without a
+   * memory budget (a growing input is held whole anyway). The scanner only settles what the
+   * text after its last line up to `end` (default: all of it) is (`tornBytes`), which the next
+   * call sets again.
+   */
+  snapshot(options: Omit<FinishOptions, 'damage'> & { end?: number } = {}): SessionAnalysis[] {
+    const { scanner } = this;
+    scanner.settle(options.end ?? this.text.length);
+    const extra = options.extra ?? [];
+    return scanner.sessions.map((session) => {
+      const { analyzer, header } = this.found.get(session.log) as Found;
+      const scanDiagnostics = diagnosticsForScan(scanner, session, header, options.zstdTornRecord ?? null);
+      return analyzer.snapshot(scanner.decodeError, [...extra, ...scanDiagnostics]);
+    });
+  }
 }
 
 /**

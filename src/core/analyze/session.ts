@@ -220,16 +220,48 @@ export class SessionAnalyzer implements TextEventSink {
 
   /** Close the pass. */
   finish(decodeError: DecodeErrorInfo | null, extra: Diagnostic[] = []): SessionAnalysis {
-    const builder = this.builder ?? new TimeTravelBuilder(this.baseSeq);
-    const columns = this.columns.finish();
+    return this.analysis(decodeError, extra, false);
+  }
+
+  /**
+   * The analysis of the events so far, for a session that goes on growing: what {@link finish}
+   * would give if the log ended here, while the pass stays open for more events. The columns
+   * and the time-travel index are the same objects from call to call, extended in place; the
+   * checks answer from copies or peeks; a call costs about what was added since the last.
+   */
+  snapshot(decodeError: DecodeErrorInfo | null, extra: Diagnostic[] = []): SessionAnalysis {
+    return this.analysis(decodeError, extra, true);
+  }
+
+  /** The fold result of a snapshot; its node list is copied only when read (a growing session is summarised after every append). */
+  private liveFold(): SessionAnalysis['fold'] {
+    const nodes = this.state.nodes;
+    let copy: number[] | null = null;
+    return {
+      accepted: this.accepted,
+      get nodes(): number[] {
+        copy ??= nodes.slice();
+        return copy;
+      },
+      replacements: this.replacements,
+      replaceGeneration: this.state.replaceGeneration,
+      error: this.error,
+    };
+  }
+
+  private analysis(decodeError: DecodeErrorInfo | null, extra: Diagnostic[], live: boolean): SessionAnalysis {
+    this.builder ??= new TimeTravelBuilder(this.baseSeq);
+    const builder = this.builder;
+    const columns = live ? this.columns.snapshot() : this.columns.finish();
     const diagnostics: Diagnostic[] = [...extra];
     // The checks name an event by its index in the log; a diagnostic names it by its seq (the
     // two differ for a stream-json window, which starts at a later seq).
     const shift = this.baseSeq;
     for (const check of this.checks) {
-      for (const d of check.finish()) diagnostics.push(d.seq === null || shift === 0 ? d : { ...d, seq: d.seq + shift });
+      const found = live && check.provisional ? check.provisional() : check.finish();
+      for (const d of found) diagnostics.push(d.seq === null || shift === 0 ? d : { ...d, seq: d.seq + shift });
     }
-    if (this.qa) diagnostics.push(...this.qa.finish());
+    if (this.qa) diagnostics.push(...(live ? this.qa.provisional() : this.qa.finish()));
     const analytics = this.analytics ? this.analytics.finish() : null;
     if (analytics) diagnostics.push(...analytics.findings);
     const header = this.options.header;
@@ -251,14 +283,14 @@ export class SessionAnalyzer implements TextEventSink {
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });
         return value;
       },
-      fold: {
+      fold: live ? this.liveFold() : {
         accepted: this.accepted,
         nodes: this.state.nodes.slice(),
         replacements: this.replacements,
         replaceGeneration: this.state.replaceGeneration,
         error: this.error,
       },
-      index: builder.finish(this.accepted, this.options.checkpointEvery),
+      index: live ? builder.live(this.accepted, this.options.checkpointEvery) : builder.finish(this.accepted, this.options.checkpointEvery),
       analytics,
       decodeError,
       diagnostics,

@@ -29,6 +29,26 @@ export interface EventCheck {
   packedRow?(members: PackedMembers, first: number, line: number, text: string): void;
   /** Called once after the last event; returns the findings (may also have been accumulated). */
   finish(): Diagnostic[];
+  /**
+   * Optional: what {@link finish} would return if the log ended here, leaving the check able to
+   * take more events (a session that grows). Checks without it are asked {@link finish} only at
+   * the end.
+   */
+  provisional?(): Diagnostic[];
+}
+
+/**
+ * A {@link SurfaceStep} that can be copied with its state, so a check can finish a copy of
+ * itself (see {@link EventCheck.provisional}) without feeding its own fold.
+ */
+export interface ForkableStep extends SurfaceStep {
+  fork(): ForkableStep;
+}
+
+/** A copy of a step that has state (see {@link ForkableStep}); a stateless step as it is. */
+export function forkStep<T extends SurfaceStep | undefined>(step: T): T {
+  const fork = (step as Partial<ForkableStep> | undefined)?.fork;
+  return (fork === undefined ? step : fork.call(step)) as T;
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { Diagnostic } from '../model';
 import type { EventCheck, SurfaceStep } from './check';
-import { diagnostic, isRecord } from './check';
+import { diagnostic, forkStep, isRecord } from './check';
 import { InterruptedTurnTracker } from './closers';
 import type { HeaderLineResult } from './header';
 import { NOT_HEADER, checkSessionHeader } from './header';
@@ -337,6 +337,22 @@ export class LoaderCheck implements EventCheck {
     if (restoreFailure !== null) out.push(toError(restoreFailure));
     this.finished = out;
     return out;
+  }
+
+  /**
+   * What {@link finish} and {@link loaderResult} would say if the log ended here, for a session
+   * that grows: a copy of this check finishes (the crash-repair closers go to a copy of the
+   * restore and of its fold), so this one can take more events.
+   */
+  provisionalResult(): { diagnostics: Diagnostic[]; result: LoaderResult } {
+    if (this.finished !== null) return { diagnostics: this.finished, result: this.loaderResult() };
+    const copy = Object.assign(Object.create(LoaderCheck.prototype) as LoaderCheck, this);
+    const fields = copy as unknown as { ownSurface: SurfaceStep | undefined; restore: SeedCheck };
+    // Diverged, the restore's step is `ownSurface` and its copy forks it; otherwise `finish`
+    // hands the copy of `ownSurface` to the restore's copy.
+    fields.ownSurface = forkStep(this.ownSurface);
+    fields.restore = this.restore.fork();
+    return { diagnostics: copy.finish(), result: copy.loaderResult() };
   }
 
   private interruptedDiagnostic(closers: Record<string, unknown>[]): Diagnostic {

@@ -76,17 +76,17 @@ export class CommandsFamily implements InvariantFamily {
   }
 
   finish(): Violation | null {
-    if (this.result === null) {
-      // Citations of positions past the end read `undefined`: invalid.
-      for (const d of this.deferred) {
-        if (!d.decided || d.bad) {
-          this.result = { index: d.index, line: d.line, message: d.message };
-          return this.result;
-        }
-      }
-      this.result = this.held;
-    }
+    this.result ??= this.provisional();
     return this.result;
+  }
+
+  provisional(): Violation | null {
+    if (this.result !== null) return this.result;
+    // Citations of positions past the end read `undefined`: invalid.
+    for (const d of this.deferred) {
+      if (!d.decided || d.bad) return { index: d.index, line: d.line, message: d.message };
+    }
+    return this.held;
   }
 
   private record(index: number, seq: unknown, isCommand: boolean): void {

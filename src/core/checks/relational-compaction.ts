@@ -103,6 +103,10 @@ export class CompactionFamily implements InvariantFamily {
     return this.result;
   }
 
+  provisional(): Violation | null {
+    return !this.done && this.pending !== null ? this.pending : this.result;
+  }
+
   private settle(violation: Violation): void {
     this.result = violation;
     this.done = true;

@@ -21,6 +21,8 @@ export interface InvariantFamily {
   event(event: Record<string, unknown> | null, index: number, line: number | null): void;
   /** The first violation, once every event has been seen (a family may need the whole log). */
   finish(): Violation | null;
+  /** Optional: what {@link finish} would say if the log ended here, changing nothing (default: `finish`, for a family whose `finish` changes nothing). */
+  provisional?(): Violation | null;
 }
 
 // Upstream reads payload fields with plain property access. A payload that is not an object

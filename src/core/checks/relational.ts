@@ -93,6 +93,18 @@ export class RelationalCheck implements EventCheck {
     return out;
   }
 
+  /** {@link finish} as if the log ended here, changing nothing (a session that grows). */
+  provisional(): Diagnostic[] {
+    const out: Diagnostic[] = [];
+    this.families.forEach((family, i) => {
+      const violation = this.results !== null ? (this.results[i] ?? null) : family.provisional ? family.provisional() : family.finish();
+      if (violation === null) return;
+      const message = this.results !== null ? violation.message : `invariant violated by "${family.packageName}": ${violation.message}`;
+      out.push(diagnostic('warning', family.rule, violation.index, violation.line, message));
+    });
+    return out;
+  }
+
   private settle(): (RelationalViolation | null)[] {
     this.results ??= this.families.map((family) => {
       const violation = family.finish();

@@ -10,7 +10,7 @@
  */
 import type { Diagnostic } from '../model';
 import type { EventCheck, FirstFailure, SurfaceStep } from './check';
-import { diagnostic, isNonNegativeSafeInteger, isRecord } from './check';
+import { diagnostic, forkStep, isNonNegativeSafeInteger, isRecord } from './check';
 import type { SessionBuildMode } from './header';
 import { isLosslessJson, isLosslessNumber, mayHoldLossyNumber } from './lossless';
 import { messageShapeProblem, requestHeaderProblem } from './shapes';
@@ -244,6 +244,16 @@ export class SeedCheck implements EventCheck {
   constructor(options: SeedCheckOptions = {}) {
     this.mode = options.mode ?? 'create';
     this.surface = options.surface;
+  }
+
+  /**
+   * A copy that goes on from this check's state without touching it (its records are replaced,
+   * never mutated), with a copy of its fold step (see `forkStep`).
+   */
+  fork(): SeedCheck {
+    const copy = Object.assign(Object.create(SeedCheck.prototype) as SeedCheck, this);
+    copy.surface = forkStep(this.surface);
+    return copy;
   }
 
   /**

@@ -222,9 +222,16 @@ export class JsonlScanner {
 
   /** The input is complete: whatever follows the last LF is ignored (a torn final line). */
   end(): void {
-    this.advance();
-    const rest = this.text.length - this.committed;
-    this.loader.tornBytes = rest;
+    this.settle(this.text.length);
+  }
+
+  /**
+   * {@link end} as if the text ended at byte `end` (the rest not yet there): a growing input
+   * settles a prefix and scans on later; the next call sets `tornBytes` again.
+   */
+  settle(end: number): void {
+    this.advance(end);
+    this.loader.tornBytes = end - this.committed;
     if (this.mode === 'detect' && this.order.length === 0) this.ensurePrimary('jsonl', null);
   }
 

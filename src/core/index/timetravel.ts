@@ -39,6 +39,16 @@ export class TimeTravelBuilder {
   private readonly replShadow = new GrowArray(Int32Array);
   private readonly replOfNode = new GrowArray(Int32Array);
   private readonly message = new GrowArray(Int32Array);
+  /**
+   * Live mode (after the first {@link live} call): the global order kept as it changes, by node
+   * (`livePos`) and by position (`liveAt`), and where nodes were inserted before the end since
+   * the index last took them. Before that the order is only the linked list, read once by
+   * {@link finish} or the first {@link live}: a whole load pays nothing for an insertion.
+   */
+  private livePos: GrowArray<Int32Array> | null = null;
+  private liveAt: GrowArray<Int32Array> | null = null;
+  private insertions: number[] = [];
+  private liveIndex: TimeTravelIndex | null = null;
 
   /** @param baseSeq absolute seq of event index 0 */
   constructor(baseSeq = 0) {
@@ -88,10 +98,15 @@ export class TimeTravelBuilder {
         this.prev.set(node, this.tail);
       }
       this.tail = node;
+      if (this.livePos !== null && this.liveAt !== null) {
+        this.livePos.push(this.liveAt.length);
+        this.liveAt.push(node);
+      }
       return;
     }
     // Insert immediately before the first shadowed node.
     const first = this.nodeOfSeq(plan.shadowed[0] as number);
+    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, this.livePos.get(first));
     const before = this.prev.get(first);
     this.prev.set(node, before);
     this.next.set(node, first);
@@ -110,6 +125,77 @@ export class TimeTravelBuilder {
       this.replShadow.push(shadowedNode);
     }
     this.replShadowOffset.push(this.replShadow.length);
+  }
+
+  /** Live mode: put `node` at position `p`, moving every later position on by one. */
+  private insertLive(node: number, p: number): void {
+    const pos = this.livePos as GrowArray<Int32Array>;
+    const at = this.liveAt as GrowArray<Int32Array>;
+    at.push(0);
+    const n = at.length;
+    const raw = at.raw();
+    raw.copyWithin(p + 1, p, n - 1);
+    raw[p] = node;
+    pos.push(p);
+    const posRaw = pos.raw();
+    for (let i = p + 1; i < n; i++) posRaw[raw[i] as number] = i;
+    this.insertions.push(p);
+  }
+
+  /** The columns as they stand, as views (valid until the next event). */
+  private liveColumns(steps: number, checkpointEvery: number): IndexColumns {
+    const view = (a: GrowArray<Int32Array>): Int32Array => a.raw().subarray(0, a.length);
+    return {
+      baseSeq: this.baseSeq,
+      steps,
+      nodeOfEvent: view(this.nodeOfEvent),
+      nodeSeq: view(this.nodeSeq),
+      enter: view(this.enter),
+      leave: view(this.leave),
+      replacer: view(this.replacer),
+      pos: view(this.livePos as GrowArray<Int32Array>),
+      nodeAtPos: view(this.liveAt as GrowArray<Int32Array>),
+      replNode: view(this.replNode),
+      replStart: view(this.replStart),
+      replEnd: view(this.replEnd),
+      replShadowOffset: view(this.replShadowOffset),
+      replShadow: view(this.replShadow),
+      replOfNode: view(this.replOfNode),
+      message: view(this.message),
+      checkpointEvery,
+    };
+  }
+
+  /**
+   * The index of everything recorded so far, for a session that goes on growing: the first call
+   * builds it (as {@link finish} does), every later call extends that same index in place with
+   * what was recorded since, at a cost proportional to that (plus, for a node inserted before
+   * the end, the positions after it). The builder stays usable.
+   * @param steps the number of steps the cursor can take (events accepted by the fold)
+   * @param checkpointEvery K; chosen from the size at the first call when omitted
+   */
+  live(steps: number, checkpointEvery?: number): TimeTravelIndex {
+    if (this.liveIndex === null || this.livePos === null) {
+      const m = this.nodeSeq.length;
+      const pos = new GrowArray(Int32Array, Math.max(1024, m * 2));
+      const at = new GrowArray(Int32Array, Math.max(1024, m * 2));
+      for (let i = 0; i < m; i++) pos.push(0);
+      let p = 0;
+      for (let node = this.head; node !== -1; node = this.next.get(node)) {
+        pos.set(node, p);
+        at.push(node);
+        p += 1;
+      }
+      this.livePos = pos;
+      this.liveAt = at;
+      this.insertions = [];
+      this.liveIndex = new TimeTravelIndex(this.liveColumns(steps, checkpointEvery ?? chooseCheckpointInterval(steps, m)), true);
+      return this.liveIndex;
+    }
+    const insertions = this.insertions;
+    this.insertions = [];
+    this.liveIndex.extend(this.liveColumns(steps, this.liveIndex.checkpointEvery), insertions);
+    return this.liveIndex;
   }
 
   /**
@@ -186,6 +272,24 @@ export interface ContextCurve {
   bytes: Float64Array | null;
 }
 
+/**
+ * Insert a clear bit at position `p` of a bitset of `words` words: the bits from `p` on move up
+ * by one (the caller makes sure the last word has room).
+ */
+function insertZeroBit(bits: Uint32Array, p: number, words: number): void {
+  const w = p >>> 5;
+  const b = p & 31;
+  const x = bits[w] as number;
+  const low = b === 0 ? 0 : 0xffffffff >>> (32 - b);
+  let carry = x >>> 31;
+  bits[w] = (x & low) | ((x & ~low) << 1);
+  for (let i = w + 1; i < words; i++) {
+    const y = bits[i] as number;
+    bits[i] = (y << 1) | carry;
+    carry = y >>> 31;
+  }
+}
+
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -194,20 +298,98 @@ function popcount(x: number): number {
 
 /** Answers "what did the surface look like after step k" for any k. */
 export class TimeTravelIndex {
-  private readonly c: IndexColumns;
-  private readonly words: number;
+  private c: IndexColumns;
+  /** Words of the alive bitsets that hold nodes. */
+  private words: number;
+  /** Words allocated per bitset (more than {@link words} for a growing index, which doubles it). */
+  private capacity: number;
   private readonly checkpoints: Uint32Array[] = [];
-  private readonly replStep: Int32Array;
+  private replStep: Int32Array;
+  private readonly replSteps: GrowArray<Int32Array> | null;
   private lastSeek: { step: number; bits: Uint32Array } | null = null;
 
-  constructor(columns: IndexColumns) {
+  /**
+   * @param growing whether {@link extend} will be called: bitsets then get room to grow
+   */
+  constructor(columns: IndexColumns, growing = false) {
     this.c = columns;
     this.words = Math.ceil(columns.nodeSeq.length / 32);
+    this.capacity = growing ? Math.max(64, this.words * 2) : this.words;
+    this.replSteps = growing ? new GrowArray(Int32Array, Math.max(1024, columns.replNode.length * 2)) : null;
     this.replStep = new Int32Array(columns.replNode.length);
     for (let r = 0; r < columns.replNode.length; r++) {
-      this.replStep[r] = columns.enter[columns.replNode[r] as number] as number;
+      const step = columns.enter[columns.replNode[r] as number] as number;
+      this.replStep[r] = step;
+      this.replSteps?.push(step);
     }
     this.buildCheckpoints();
+  }
+
+  /**
+   * Take what the builder recorded since (see `TimeTravelBuilder.live`): the columns as they
+   * stand now and the positions where nodes were inserted before the end, in order. Steps
+   * already taken never change (a new event only adds a node and shadows older ones at its own
+   * step), so the checkpoints only move their bits past each insertion and gain the new steps'
+   * checkpoints, and the message curve only gains the new steps.
+   */
+  extend(columns: IndexColumns, insertions: readonly number[]): void {
+    const oldSteps = this.c.steps;
+    this.c = columns;
+    const words = Math.ceil(columns.nodeSeq.length / 32);
+    if (words > this.capacity) {
+      const capacity = Math.max(words, this.capacity * 2);
+      for (let i = 0; i < this.checkpoints.length; i++) {
+        const grown = new Uint32Array(capacity);
+        grown.set(this.checkpoints[i] as Uint32Array);
+        this.checkpoints[i] = grown;
+      }
+      this.capacity = capacity;
+      this.lastSeek = null;
+    }
+    this.words = words;
+    if (insertions.length > 0) {
+      for (const p of insertions) for (const cp of this.checkpoints) insertZeroBit(cp, p, words);
+      this.lastSeek = null;
+    }
+    const repls = this.replSteps as GrowArray<Int32Array>;
+    for (let r = repls.length; r < columns.replNode.length; r++) repls.push(columns.enter[columns.replNode[r] as number] as number);
+    this.replStep = repls.raw().subarray(0, repls.length);
+    // New checkpoints, from the last one before the old end.
+    const k = columns.checkpointEvery;
+    const last = this.checkpoints.length - 1;
+    if ((last + 1) * k <= columns.steps) {
+      const bits = (this.checkpoints[last] as Uint32Array).slice();
+      for (let i = last * k; i < columns.steps; i++) {
+        this.applyEvent(bits, i);
+        if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+      }
+    }
+    if (this.messageCurve !== null) this.messageCurve = this.extendCurve(this.messageCurve, oldSteps, (node) => columns.message[node] as number) as Int32Array;
+    // The byte curve waits for the new nodes' sizes (see unsizedFrom): `curve(sizeOf)` extends it.
+  }
+
+  /**
+   * A per-step curve continued from step `from` over the steps since: each step adds the weight
+   * of the node it entered and takes away the weights of the nodes it shadowed.
+   */
+  private extendCurve<T extends Int32Array | Float64Array>(curve: T, from: number, weight: (node: number) => number): T {
+    const c = this.c;
+    const steps = c.steps;
+    const out = (curve instanceof Int32Array ? new Int32Array(steps + 1) : new Float64Array(steps + 1)) as T;
+    (out as { set(a: ArrayLike<number>): void }).set(curve.subarray(0, from + 1));
+    let sum = curve[from] as number;
+    for (let k = from + 1; k <= steps; k++) {
+      const node = c.nodeOfEvent[k - 1] as number;
+      if (node >= 0) {
+        sum += weight(node);
+        const r = c.replOfNode[node] as number;
+        if (r >= 0) {
+          for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) sum -= weight(c.replShadow[i] as number);
+        }
+      }
+      out[k] = sum;
+    }
+    return out;
   }
 
   /** Steps the cursor can take: 0 … steps. */
@@ -248,7 +430,7 @@ export class TimeTravelIndex {
 
   private buildCheckpoints(): void {
     const k = this.c.checkpointEvery;
-    const bits = new Uint32Array(this.words);
+    const bits = new Uint32Array(this.capacity);
     this.checkpoints.push(bits.slice());
     for (let i = 0; i < this.c.steps; i++) {
       this.applyEvent(bits, i);
@@ -290,7 +472,7 @@ export class TimeTravelIndex {
     const bits = this.aliveAt(step);
     const out: number[] = [];
     const { nodeAtPos, nodeSeq } = this.c;
-    for (let w = 0; w < bits.length; w++) {
+    for (let w = 0; w < this.words; w++) {
       let word = bits[w] as number;
       while (word !== 0) {
         const bit = 31 - Math.clz32(word & -word);
@@ -305,7 +487,7 @@ export class TimeTravelIndex {
   nodeCountAt(step: number): number {
     const bits = this.aliveAt(step);
     let n = 0;
-    for (let w = 0; w < bits.length; w++) n += popcount(bits[w] as number);
+    for (let w = 0; w < this.words; w++) n += popcount(bits[w] as number);
     return n;
   }
 
@@ -317,7 +499,7 @@ export class TimeTravelIndex {
     const out: number[] = [];
     const { nodeAtPos, nodeSeq } = this.c;
     let seen = 0;
-    for (let w = 0; w < bits.length && out.length < count; w++) {
+    for (let w = 0; w < this.words && out.length < count; w++) {
       const word0 = bits[w] as number;
       const n = popcount(word0);
       if (seen + n <= start) {
@@ -470,6 +652,11 @@ export class TimeTravelIndex {
 
   private messageCurve: Int32Array | null = null;
   private byteCurve: Float64Array | null = null;
+  /** Each node's size as the byte curve was swept from (kept by a growing index, to extend it). */
+  private nodeBytes: GrowArray<Float64Array> | null = null;
+  /** A growing index's byte curve holds steps up to here, and sizes of nodes below `nodeBytesFrom`. */
+  private byteCurveSteps = 0;
+  private nodeBytesFrom = 0;
 
   /**
    * Per-step sums of a per-node weight from enter/leave deltas, in one O(steps + nodes) pass:
@@ -505,11 +692,36 @@ export class TimeTravelIndex {
    */
   curve(sizeOf?: (seq: number, node: number) => number): ContextCurve {
     this.messageCurve ??= Int32Array.from(this.sweep((node) => this.c.message[node] as number));
+    const seqs = this.c.nodeSeq;
     if (sizeOf && !this.byteCurve) {
-      const seqs = this.c.nodeSeq;
-      this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number, node));
+      if (this.replSteps === null) this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number, node));
+      else {
+        const sizes = new GrowArray(Float64Array, Math.max(1024, seqs.length * 2));
+        for (let node = 0; node < seqs.length; node++) sizes.push(sizeOf(seqs[node] as number, node));
+        this.nodeBytes = sizes;
+        this.byteCurve = this.sweep((node) => sizes.get(node));
+        this.byteCurveSteps = this.c.steps;
+        this.nodeBytesFrom = seqs.length;
+      }
+    } else if (sizeOf && this.nodeBytes !== null && this.byteCurve !== null && this.byteCurveSteps < this.c.steps) {
+      const sizes = this.nodeBytes;
+      for (let node = this.nodeBytesFrom; node < seqs.length; node++) sizes.push(sizeOf(seqs[node] as number, node));
+      this.nodeBytesFrom = seqs.length;
+      this.byteCurve = this.extendCurve(this.byteCurve, this.byteCurveSteps, (node) => sizes.get(node));
+      this.byteCurveSteps = this.c.steps;
     }
-    return { messages: this.messageCurve, bytes: this.byteCurve };
+    // A growing index's byte curve is given only while it covers every step.
+    const current = this.replSteps === null || this.byteCurveSteps >= this.c.steps;
+    return { messages: this.messageCurve, bytes: current ? this.byteCurve : null };
+  }
+
+  /**
+   * Nodes whose sizes the byte curve still needs (a growing index that gained nodes since the
+   * sizes were given): the ids from here on; `nodeCount` when none.
+   */
+  unsizedFrom(): number {
+    if (this.byteCurve === null) return 0;
+    return this.byteCurveSteps >= this.c.steps ? this.c.nodeSeq.length : this.nodeBytesFrom;
   }
 
   /** The seq of every node that ever lived, by node id (a view: do not modify). */

@@ -218,6 +218,25 @@ export class CompactionQaCheck implements EventCheck {
     }
   }
 
+  /**
+   * {@link finish} as if the log ended here, for a session that grows: it finishes, then puts
+   * back the little that finishing changes (the prune awaiting its replacement, the findings
+   * and counts that its end-of-log finding added).
+   */
+  provisional(): Diagnostic[] {
+    if (this.result !== null) return this.result;
+    const waiting = this.waitingPrune;
+    const found = this.found.length;
+    const counts = [...this.counts];
+    const out = this.finish();
+    this.result = null;
+    this.waitingPrune = waiting;
+    this.found.length = found;
+    this.counts.clear();
+    for (const [rule, count] of counts) this.counts.set(rule, count);
+    return out;
+  }
+
   finish(): Diagnostic[] {
     if (this.result !== null) return this.result;
     const last = this.waitingPrune;

@@ -14,15 +14,18 @@ import type { QuerySession } from './session';
 async function sizeNodes(q: QuerySession, yieldNow: () => Promise<void>, stale: () => boolean): Promise<void> {
   const tt = q.session.index;
   const seqs = tt.nodeSeqs();
-  const sizes = new Float64Array(seqs.length);
-  for (let i = 0; i < seqs.length; i++) {
-    sizes[i] = derivedMessageSize(q.event(seqs[i] as number));
+  // A grown session's index keeps the sizes it was given: only the new nodes are sized.
+  const from = tt.unsizedFrom();
+  const sizes = new Float64Array(seqs.length - from);
+  for (let i = from; i < seqs.length; i++) {
+    sizes[i - from] = derivedMessageSize(q.event(seqs[i] as number));
     if ((i & 511) === 511) {
       await yieldNow();
       if (stale()) throw abortError('the session was replaced');
     }
   }
-  tt.curve((_seq, node) => sizes[node] as number);
+  // Nodes that arrived while this ran (the session grew) are sized as the index asks.
+  tt.curve((seq, node) => (node - from < sizes.length ? (sizes[node - from] as number) : derivedMessageSize(q.event(seq))));
 }
 
 /**

@@ -7,13 +7,12 @@ import type { QuerySession } from './session';
 
 /** Kind of each replacement, by replacement number (parsed once per session). */
 export function replacementKinds(q: QuerySession): ReplacementKind[] {
-  if (!q.kinds) {
-    const tt = q.session.index;
-    const kinds: ReplacementKind[] = [];
-    for (let r = 0; r < tt.replacementCount; r++) kinds.push(replacementKind(q.parse(tt.replacement(r).seq - q.session.baseSeq)));
-    q.kinds = kinds;
-  }
-  return q.kinds;
+  const tt = q.session.index;
+  // A grown session keeps the kinds it had and parses only its new replacements.
+  const kinds: ReplacementKind[] = q.kinds ?? [];
+  for (let r = kinds.length; r < tt.replacementCount; r++) kinds.push(replacementKind(q.parse(tt.replacement(r).seq - q.session.baseSeq)));
+  q.kinds = kinds;
+  return kinds;
 }
 
 export function replacements(q: QuerySession, { step }: StepParams): ReplacementRow[] {

@@ -68,7 +68,8 @@ export function matchSet(q: QuerySession, text: string, filter: RowFilter, step:
     const { message, start, end } = parsed.error;
     return Promise.resolve({ key: '', matcher: null, rows: new Int32Array(0), error: { message, start, end } });
   }
-  const key = keyOf(text, filter, step, parsed.query.usesCursor);
+  // A grown session's earlier scan covered fewer rows.
+  const key = `${q.generation}:${keyOf(text, filter, step, parsed.query.usesCursor)}`;
   const current = scans.get(q);
   if (current && current.key === key) return current.result;
   const generation = ++q.searches;

@@ -37,6 +37,10 @@ export class BoundedCache<K, V> {
     this.map.set(key, value);
     return value;
   }
+
+  clear(): void {
+    this.map.clear();
+  }
 }
 
 /** An event, or what made it unreadable (a row that no longer parses). */
@@ -56,9 +60,12 @@ export function abortError(message: string): Error {
 }
 
 export class QuerySession {
-  readonly session: SessionAnalysis;
+  /** The analysis answered from; a growing session's is replaced by {@link grow}. */
+  session: SessionAnalysis;
   /** Family of each interned type (by type id). */
   readonly familyOfType: Family[];
+  /** Bumped by every {@link grow}: a cached answer keyed by it is of the session as it was. */
+  generation = 0;
   /** Event indices per timeline filter (see `rows.ts`). */
   readonly filterCache = new Map<string, Int32Array | null>();
   readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
@@ -82,6 +89,26 @@ export class QuerySession {
   constructor(session: SessionAnalysis) {
     this.session = session;
     this.familyOfType = session.columns.types.map((type) => familyOf(type));
+  }
+
+  /**
+   * The same session, grown: `session` is its analysis after an append (the same log, columns
+   * and index, extended in place). Only what an append can change is forgotten: the row lists
+   * per filter, the facts of rows and nodes (a later replace shadows them), the out-of-order
+   * times, the brackets and the pending curve sizing; the replacement kinds and transcript
+   * totals of what was there stay (a row's transcript is fixed while it is on the surface).
+   */
+  grow(session: SessionAnalysis): void {
+    this.session = session;
+    const { types } = session.columns;
+    for (let t = this.familyOfType.length; t < types.length; t++) this.familyOfType.push(familyOf(types[t] as string));
+    this.generation += 1;
+    this.filterCache.clear();
+    this.rowFacts.clear();
+    this.nodes.clear();
+    this.timeBack = null;
+    this.spans = null;
+    this.sizing = null;
   }
 
   get length(): number {

@@ -5,7 +5,7 @@
  * the start and said; damage in an appended part keeps what came before and ends the following.
  */
 import { describe, expect, it } from 'vitest';
-import { GrowingInput } from '../../../src/core/analyze/growing';
+import { GrowingInput, isEndDependent } from '../../../src/core/analyze/growing';
 import { openBytes } from '../../../src/core/analyze/open';
 import type { LoadResult } from '../../../src/core/analyze/open';
 import { generateText } from '../../../src/core/gen/generate';
@@ -29,13 +29,21 @@ function answers(result: LoadResult): unknown {
       events: s.log.length,
       fold: s.fold,
       decodeError: s.decodeError,
-      diagnostics: sessionDiagnostics(s),
+      // A growing input flags its end-dependent findings (checked by `flags` below); the rest is equal.
+      diagnostics: sessionDiagnostics(s).map(({ provisional: _flag, ...d }) => d),
       rows: q.rows({ step: steps, filter: ALL, start: 0, count: 40 }),
       lastRows: q.rows({ step: steps, filter: ALL, start: Math.max(0, s.log.length - 20), count: 20 }),
       surfaces: [0, Math.floor(steps / 3), Math.floor((2 * steps) / 3), steps].map((k) => q.surface({ step: k, start: 0, count: 60 })),
       replaceSteps: Array.from(s.index.replaceSteps()),
     };
   });
+}
+
+/** The end-dependent findings are flagged while growing, and only they. */
+function expectFlags(result: LoadResult, growing: boolean): void {
+  for (const s of result.sessions) {
+    for (const d of s.diagnostics) expect(d.provisional === true, `${d.rule}: ${d.message}`).toBe(growing && isEndDependent(d));
+  }
 }
 
 /** Cut `bytes` into random pieces of 1..max bytes. */
@@ -66,9 +74,15 @@ describe('GrowingInput', () => {
         const prefix = held.subarray(0, lastLf(held));
         expect(growth.committed).toBe(prefix.length);
         expect(growth.size).toBe(held.length);
-        expect(answers(await input.result())).toEqual(answers(await openBytes(prefix, { name: 'live.jsonl', checkpointEvery: 4 })));
+        const result = await input.result();
+        expect(answers(result)).toEqual(answers(await openBytes(prefix, { name: 'live.jsonl', checkpointEvery: 4 })));
+        expectFlags(result, true);
+        if (prefix.length > 0) expect(input.inPlace).toBe(true);
       }
       expect(input.following).toBe(true);
+      const final = await input.end();
+      expect(answers(final)).toEqual(answers(await openBytes(text, { name: 'live.jsonl', checkpointEvery: 4 })));
+      expectFlags(final, false);
     });
   }
 
@@ -94,7 +108,10 @@ describe('GrowingInput', () => {
         size += piece.length;
         const complete = ends.filter((e) => e <= size).pop() ?? 0;
         expect(input.committedBytes).toBe(complete);
-        expect(answers(await input.result())).toEqual(answers(await openBytes(bytes.subarray(0, complete), { name: 'live.jsonl.zstd' })));
+        const result = await input.result();
+        expect(answers(result)).toEqual(answers(await openBytes(bytes.subarray(0, complete), { name: 'live.jsonl.zstd' })));
+        expectFlags(result, true);
+        if (complete > 0) expect(input.inPlace).toBe(true);
       }
       expect(input.following).toBe(true);
     });
