@@ -103,7 +103,7 @@ async function shapeRun(shape: string, options: GrowBenchOptions): Promise<GrowS
   const times: number[] = [];
   let verified = 0;
   for (let i = 0; i < parts.length; i++) {
-    const bytes = enc.encode(parts[i] as string);
+    const bytes = enc.encode(parts[i]);
     const t0 = performance.now();
     const grown = await engine.grow({ kind: 'bytes', buffer: bytes.slice().buffer, whole: false });
     times.push(performance.now() - t0);

@@ -364,7 +364,7 @@ export class TimeTravelIndex {
         if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
       }
     }
-    if (this.messageCurve !== null) this.messageCurve = this.extendCurve(this.messageCurve, oldSteps, (node) => columns.message[node] as number) as Int32Array;
+    if (this.messageCurve !== null) this.messageCurve = this.extendCurve<Int32Array>(this.messageCurve, oldSteps, (node) => columns.message[node] as number);
     // The byte curve waits for the new nodes' sizes (see unsizedFrom): `curve(sizeOf)` extends it.
   }
 
