@@ -53,6 +53,8 @@ export interface StandaloneOptions extends ExportLogOptions {
   name: string;
   /** The event to select; kept only when it is among the events written. */
   seq?: number | null | undefined;
+  /** The log already written with the same options (so a redactor counts each value once). */
+  jsonl?: string | undefined;
 }
 
 /**
@@ -63,6 +65,6 @@ export function standaloneHtml(template: string, session: SessionAnalysis, optio
   const step = clampStep(session, options.step);
   const seq = options.seq ?? null;
   const kept = seq !== null && seq >= session.baseSeq && seq < session.baseSeq + step ? seq : null;
-  const jsonl = exportLogText(session, options);
+  const jsonl = options.jsonl ?? exportLogText(session, options);
   return embedSession(template, jsonl, { name: options.name, step: options.step === undefined ? null : step, seq: kept });
 }
