@@ -46,6 +46,7 @@ export function createPlaygroundClient(client: CoreClient): CoreClient {
     curve: (_session, buckets) => client.curve(S, buckets),
     exportText: (_session, kind, step) => client.exportText(S, kind, step),
     exportEvent: (_session, seq) => client.exportEvent(S, seq),
+    exportSession: (_session, request) => client.exportSession(S, request),
     demos: () => client.demos(),
     playgroundStart: (from) => client.playgroundStart(from),
     playgroundOffer: (template) => client.playgroundOffer(template),

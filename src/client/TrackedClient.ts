@@ -31,6 +31,8 @@ import type {
   RowWindow,
   SearchQuery,
   SearchResult,
+  SessionExportRequest,
+  SessionExportResult,
   SurfaceNode,
   SurfaceWindow,
 } from '../protocol/protocol';
@@ -191,6 +193,9 @@ export abstract class TrackedClient implements CoreClient {
   }
   exportEvent(session: number, seq: number): Promise<ExportFile> {
     return this.call('exportEvent', [session, seq]);
+  }
+  exportSession(session: number, request: SessionExportRequest): Promise<SessionExportResult> {
+    return this.call('exportSession', [session, request]);
   }
   demos(): Promise<DemoInfo[]> {
     return this.call('demos', []);

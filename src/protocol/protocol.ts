@@ -530,6 +530,11 @@ export interface ExportFile {
 /** What can be exported. */
 export type ExportKind = 'model-view' | 'surface' | 'report-json' | 'report-markdown';
 
+/** A file to send: the log cut at a step, or the self-contained page (see core/export/session.ts). */
+import type { SessionExportRequest, SessionExportResult } from '../core/export/session';
+export type { SessionExportRequest, SessionExportResult };
+export type { RedactReport } from '../core/redact/redactor';
+
 /** A guided demo, listed for the UI. */
 export interface DemoInfo {
   id: string;
@@ -629,6 +634,8 @@ export interface CoreApi {
   exportText(session: number, kind: ExportKind, step: number): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
   exportEvent(session: number, seq: number): Promise<ExportFile>;
+  /** The log cut at a step or the self-contained page, optionally redacted (with its counts). */
+  exportSession(session: number, request: SessionExportRequest): Promise<SessionExportResult>;
   /** The guided demos. */
   demos(): Promise<DemoInfo[]>;
   /** Start a playground, empty or from the first `step` events of a loaded session. */

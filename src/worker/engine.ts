@@ -31,10 +31,12 @@ import type {
   ProgressEvent,
   RowFilter,
   SearchQuery,
+  SessionExportRequest,
   SessionSummary,
 } from '../protocol/protocol';
 import { PLAYGROUND_SESSION, PROTOCOL_VERSION } from '../protocol/protocol';
 import { demos } from '../core/demos/demos';
+import { exportSession } from '../core/export/session';
 import { PlaygroundHost } from './playground-host';
 import { SessionQuery } from './session-query';
 import { TeachingQuery } from './teaching-query';
@@ -522,6 +524,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
 
     async exportEvent(index: number, seq: number) {
       return teach(index).exportEvent(seq);
+    },
+
+    async exportSession(index: number, request: SessionExportRequest) {
+      return exportSession(session(index).session, request);
     },
 
     async demos(): Promise<DemoInfo[]> {

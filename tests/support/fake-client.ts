@@ -11,6 +11,8 @@ import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
 import { PLAYGROUND_SESSION, PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
 import type {
+  SessionExportRequest,
+  SessionExportResult,
   Bracket,
   CurveData,
   DemoInfo,
@@ -653,6 +655,15 @@ export class FakeCoreClient implements CoreClient {
       const event = this.events.find((e) => e.seq === seq);
       if (!event) throw new Error(`No event with seq ${seq}.`);
       return { name: `fake-${session}.event-${seq}.jsonl`, mime: 'application/jsonl', text: `${JSON.stringify(event)}\n` };
+    });
+  }
+
+  exportSession(session: number, request: SessionExportRequest): Promise<SessionExportResult> {
+    return this.answer('exportSession', [session, request], () => {
+      const kept = this.events.slice(0, request.step);
+      const text = request.format === 'jsonl' ? kept.map((e) => `${JSON.stringify(e)}\n`).join('') : `<!doctype html><title>fake ${kept.length}</title>`;
+      const redaction = request.redact ? { kinds: { email: { occurrences: 2, distinct: 1 } }, total: 2, records: 1 } : null;
+      return { name: `fake-${session}.step-${request.step}.${request.format}`, mime: request.format === 'jsonl' ? 'application/jsonl' : 'text/html', text, redaction };
     });
   }
 

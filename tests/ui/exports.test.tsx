@@ -52,6 +52,41 @@ describe('Exports', () => {
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Export failed: /);
   });
 
+  it('sends the log cut at the cursor, redacted when the box is ticked, and says what was replaced', async () => {
+    const { store, download, client } = await setup();
+    act(() => store.getState().goTo(17));
+    const button = screen.getByRole('button', { name: 'Export' });
+    fireEvent.click(button);
+    const box = screen.getByRole('checkbox', { name: 'Redact secrets, paths and e-mail addresses' });
+    expect((box as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(box);
+    // Ticking the box keeps the list open.
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    choose(/^Log \(cut at cursor, step 17\)/);
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+    expect(client.callsTo('exportSession').map((c) => c.args)).toEqual([[0, { format: 'jsonl', step: 17, seq: store.getState().selectedSeq, redact: true, template: undefined }]]);
+    expect(download.mock.calls[0]![0]).toMatchObject({ name: 'fake-0.step-17.jsonl', mime: 'application/jsonl' });
+    expect((await screen.findByRole('status')).textContent).toBe('Redacted 2: email 2.');
+  });
+
+  it('fills the viewer page fetched from the app for the self-contained HTML', async () => {
+    const download = vi.fn<(file: ExportFile) => void>();
+    const fetched: string[] = [];
+    const template = '<!doctype html><!--surface-lens-session-->';
+    const fetch = (url: string) => {
+      fetched.push(url);
+      return Promise.resolve({ ok: true, status: 200, statusText: 'OK', arrayBuffer: () => Promise.resolve(new TextEncoder().encode(template).buffer) });
+    };
+    const test = await loadedTestStore({}, { download, fetch });
+    renderWith(<ExportMenu />, test);
+    choose(/^Self-contained HTML at step/);
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+    expect(fetched).toContain('standalone.html');
+    const [, request] = test.client.callsTo('exportSession')[0]!.args as [number, { format: string; template: string; redact: boolean }];
+    expect(request).toMatchObject({ format: 'html', template, redact: false });
+    expect(download.mock.calls[0]![0].mime).toBe('text/html');
+  });
+
   it('is disabled until a log is loaded', () => {
     renderIdle(<ExportMenu />);
     expect((screen.getByRole('button', { name: 'Export' }) as HTMLButtonElement).disabled).toBe(true);
