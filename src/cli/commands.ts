@@ -3,6 +3,7 @@
  */
 import type { CliCommand } from './command';
 import { checkCommand } from './commands/check';
+import { exportCommand } from './commands/export';
 import { COMPARE_USAGE, runCompare } from './compare';
 import { GREP_USAGE, runGrep } from './grep';
 import { VIEW_USAGE, runView } from './view';
@@ -28,4 +29,4 @@ const compareCommand: CliCommand = {
   run: runCompare,
 };
 
-export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand, compareCommand, viewCommand];
+export const COMMANDS: readonly CliCommand[] = [checkCommand, grepCommand, compareCommand, exportCommand, viewCommand];

@@ -38,7 +38,7 @@ export function defaultCacheDir(env: Record<string, string | undefined>, home: s
 }
 
 /** The folder holding `package.json` of this project (from src/cli or from dist-cli). */
-function projectDir(): string {
+export function projectDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
     if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'index.html'))) return dir;

@@ -591,6 +591,11 @@ export interface ExportFile {
 /** What can be exported. */
 export type ExportKind = 'model-view' | 'surface' | 'report-json' | 'report-markdown';
 
+/** A file to send: the log cut at a step, or the self-contained page (see core/export/session.ts). */
+import type { SessionExportRequest, SessionExportResult } from '../core/export/session';
+export type { SessionExportRequest, SessionExportResult };
+export type { RedactReport } from '../core/redact/redactor';
+
 /** A guided demo, listed for the UI. */
 export interface DemoInfo {
   id: string;
@@ -708,6 +713,9 @@ export interface ExportTextParams extends StepParams {
   kind: ExportKind;
 }
 
+/** {@link CoreApi.exportSession}: what to write of a session. */
+export interface ExportSessionParams extends SessionParams, SessionExportRequest {}
+
 /** A page of a session's diagnostics. */
 export interface DiagnosticsWindow {
   total: number;
@@ -778,6 +786,8 @@ export interface CoreApi {
   exportText(params: ExportTextParams): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
   exportEvent(params: EventParams): Promise<ExportFile>;
+  /** The log cut at a step or the self-contained page, optionally redacted (with its counts). */
+  exportSession(params: ExportSessionParams): Promise<SessionExportResult>;
   /** The guided demos. */
   demos(): Promise<DemoInfo[]>;
   /** Start a playground, empty or from the first `step` events of a loaded session. */
@@ -834,6 +844,7 @@ export const CORE_METHODS = {
   curve: 'session',
   exportText: 'session',
   exportEvent: 'session',
+  exportSession: 'session',
   demos: 'engine',
   playgroundStart: 'playground',
   playgroundOffer: 'playground',

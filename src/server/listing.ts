@@ -9,6 +9,7 @@ import type { StoreChange, StoreDetails, StoreListing, StoreSessionRow } from '.
 import { readDetails } from './details';
 import type { SessionDetails } from './details';
 import { readHeader } from './header';
+import { storeSessionId } from './session-id';
 import type { HeaderInfo } from './header';
 import { errnoReason, readAt } from './store-fs';
 import type { StoreFs } from './store-fs';
@@ -35,8 +36,7 @@ export interface SessionStoreOptions {
   now?: () => number;
 }
 
-const idOf = (file: WalkedFile): string =>
-  createHash('sha256').update(`${file.root}\0${file.rel}`).digest('base64url').slice(0, 22);
+const idOf = (file: WalkedFile): string => storeSessionId(file.root, file.rel);
 
 const keyOf = (file: WalkedFile): string => `${file.stats.dev}:${file.stats.ino}:${file.stats.size}:${file.stats.mtimeMs}`;
 

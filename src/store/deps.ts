@@ -52,6 +52,8 @@ export interface AppStoreDeps {
   fetch?: FetchLike;
   /** URL of a file of the bundled samples. @default `samples/<file>`, relative to the page */
   sampleUrl?: (file: string) => string;
+  /** URL of the built single-file viewer the self-contained export fills. @default `standalone.html`, relative to the page */
+  viewerUrl?: string;
   /** Makes a fresh client after the engine died, to reload the file. */
   createClient?: () => CoreClient;
   /** Theme before the user picks one. @default 'light' */
@@ -151,6 +153,7 @@ export function resolveDeps(deps: AppStoreDeps = {}): ResolvedDeps {
     now: deps.now ?? (() => Date.now()),
     fetch: deps.fetch ?? ((url) => globalThis.fetch(url)),
     sampleUrl: deps.sampleUrl ?? ((file) => `samples/${encodeURIComponent(file)}`),
+    viewerUrl: deps.viewerUrl ?? 'standalone.html',
     createClient: deps.createClient,
     defaultTheme: deps.defaultTheme ?? 'light',
     download: deps.download ?? browserDownload,

@@ -66,6 +66,8 @@ export const selectHasPreviousNote = (s: AppState): boolean => {
 
 export const selectExporting = (s: AppState) => s.exporting;
 export const selectExportError = (s: AppState) => s.exportError;
+export const selectExportNote = (s: AppState) => s.exportNote;
+export const selectRedactExports = (s: AppState) => s.redactExports;
 
 export const selectSandbox = (s: AppState) => s.sandbox;
 export const selectPlaygroundStarting = (s: AppState) => s.playgroundStarting;

@@ -196,10 +196,24 @@ export interface DemoSlice {
   previousNote(): void;
 }
 
+/** The files to send: the log cut at the cursor, or the self-contained page. */
+export type SessionExportFormat = 'jsonl' | 'html';
+
 export interface ExportSlice {
   /** The export being prepared, if any. */
-  exporting: ExportKind | 'playground' | 'event' | null;
+  exporting: ExportKind | 'playground' | 'event' | SessionExportFormat | null;
   exportError: string | null;
+  /** Whether the files to send are redacted (secrets, home-directory paths, e-mail addresses). */
+  redactExports: boolean;
+  setRedactExports(redact: boolean): void;
+  /** What the last redacted export replaced (counts per kind), to show; null otherwise. */
+  exportNote: string | null;
+  /**
+   * Writes the session at the cursor to send and downloads it: the log cut at the cursor, or the
+   * self-contained page (the built viewer fetched from the app's own origin, the session inside,
+   * opening at the cursor and selection), redacted when {@link redactExports} is set.
+   */
+  exportSession(format: SessionExportFormat): Promise<void>;
   /** Exports the model view or surface at the cursor, or the report, and downloads it. */
   exportFile(kind: ExportKind): Promise<void>;
   /** Downloads the raw line of one event whole (the inspector clips a large one). */

@@ -51,13 +51,14 @@ describe('content security policy', () => {
     expect(markup).not.toMatch(/\son[a-z]+=/i);
   });
 
-  it('fetches only where a user asks for it: a URL to open (engine), a bundled sample (store), the store API of the server that served the page (sessions, store search)', () => {
+  it('fetches only where a user asks for it: a URL to open (engine), a bundled sample (store), the store API of the server that served the page (sessions, store search), the built viewer for an HTML export (exports)', () => {
     const fetchers = sources(join(root, 'src'))
       .filter((path) => /\bfetch\(/.test(readFileSync(path, 'utf8')))
       .map((path) => path.slice(root.length + 1))
       .sort();
     expect(fetchers).toEqual([
       'src/store/deps.ts',
+      'src/store/slices/exports.ts',
       'src/store/slices/load.ts',
       'src/store/slices/sessions.ts',
       'src/store/slices/storeSearch.ts',
@@ -69,6 +70,8 @@ describe('content security policy', () => {
       expect(text.match(/['`]\/api\/store[^'`]*['`]/g)?.length, slice).toBeGreaterThan(0);
       expect(text, slice).not.toMatch(/https?:\/\//);
     }
+    // The export slice asks only for the viewer page shipped beside the app.
+    expect(readFileSync(join(root, 'src/store/slices/exports.ts'), 'utf8').match(/fetch\(([^)]*)\)/g)).toEqual(['fetch(ctx.deps.viewerUrl)']);
     for (const path of sources(join(root, 'src'))) {
       const text = readFileSync(path, 'utf8');
       expect(text, path).not.toMatch(/\beval\(|new Function\(|sendBeacon|XMLHttpRequest|WebSocket\(/);

@@ -3,7 +3,7 @@
  * opened in Chromium with the network off (no request leaves, no policy violation, the table sorts).
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +11,8 @@ import { chromium } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { REPORT_CSP } from '../../src/cli/check/html';
 import { runCli } from '../../src/cli/run';
+import { SessionStore } from '../../src/server/listing';
+import { nodeFs } from '../../src/server/store-fs';
 
 const header = (id: string): string => `{"type":"session","version":0,"id":"${id}","createdAt":0,"delegationDepth":0}`;
 const user = (seq: number, text: string): string =>
@@ -51,6 +53,31 @@ describe('check --format html', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(0)&gt;');
     expect((html.match(/<tr class="(pass|fail)">/g) ?? []).length).toBe(5);
     expect((html.match(/<polyline /g) ?? []).length).toBe(5);
+  });
+
+  it('with --view-url, links each session to the id `surface-lens view` lists it under', async () => {
+    const store = new SessionStore({ fs: nodeFs, paths: [root] });
+    await store.refresh();
+    const ids = new Map<string, string>();
+    for (const row of store.current().sessions) {
+      const found = await store.pathOf(row.id);
+      if (found) ids.set(found.path, row.id);
+    }
+    expect(ids.size).toBe(5);
+    let html = '';
+    const base = 'http://127.0.0.1:7380/?token=t0k3n';
+    const code = await runCli(['check', '--format', 'html', '--jobs', '1', '--view-url', base, root], { stdout: { write: (t: string) => (html += t) }, stderr: { write: () => true } });
+    expect(code).toBe(1);
+    const rows = [...html.matchAll(/<td class="path" data-v="([^"]*)">[\s\S]*?<a href="([^"]*)" rel="noopener noreferrer">open<\/a>/g)];
+    expect(rows).toHaveLength(5);
+    for (const [, path, href] of rows) {
+      const id = ids.get(realpathSync(path as string));
+      expect(id).toBeDefined();
+      expect(href).toBe(`${base}#session=${id}`);
+    }
+    const usage = async (...argv: string[]): Promise<number> => runCli(['check', ...argv, root], { stdout: { write: () => true }, stderr: { write: () => true } });
+    expect(await usage('--format', 'html', '--view-url', 'file:///x')).toBe(2);
+    expect(await usage('--format', 'json', '--view-url', base)).toBe(2);
   });
 
   const browser = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';

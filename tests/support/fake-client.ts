@@ -17,6 +17,8 @@ import type {
   DiagnosticsParams,
   EventAtParams,
   EventParams,
+  ExportSessionParams,
+  SessionExportResult,
   ExportTextParams,
   NavigateParams,
   ReplacementParams,
@@ -712,6 +714,16 @@ export class FakeCoreClient implements CoreClient {
       const event = this.events.find((e) => e.seq === seq);
       if (!event) throw new Error(`No event with seq ${seq}.`);
       return { name: `fake-${session}.event-${seq}.jsonl`, mime: 'application/jsonl', text: `${JSON.stringify(event)}\n` };
+    });
+  }
+
+  exportSession(request: ExportSessionParams): Promise<SessionExportResult> {
+    const { session } = request;
+    return this.answer('exportSession', [session, request], () => {
+      const kept = this.events.slice(0, request.step);
+      const text = request.format === 'jsonl' ? kept.map((e) => `${JSON.stringify(e)}\n`).join('') : `<!doctype html><title>fake ${kept.length}</title>`;
+      const redaction = request.redact ? { kinds: { email: { occurrences: 2, distinct: 1 } }, total: 2, records: 1 } : null;
+      return { name: `fake-${session}.step-${request.step}.${request.format}`, mime: request.format === 'jsonl' ? 'application/jsonl' : 'text/html', text, redaction };
     });
   }
 

@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
 import { App } from '../../src/ui/App';
 import { ExportMenu } from '../../src/ui/panels/exports/ExportMenu';
-import { engineStoreWith } from '../store/helpers';
+import { SESSION_SLOT } from '../../src/core/export/standalone';
+import { generateText } from '../../src/core/gen/generate';
+import { engineStoreWith, makeEngineStore } from '../store/helpers';
+import { seedSecrets } from '../support/seed-secrets';
+
+const SEEDED = seedSecrets(generateText({ seed: 31, events: 200 }), 2);
 import { renderIdle, renderWith } from './harness';
 
 async function setup() {
@@ -51,6 +56,52 @@ describe('Exports', () => {
     client.crash('worker gone');
     choose(/^Surface nodes/);
     expect((await screen.findByRole('alert')).textContent).toMatch(/^Export failed: /);
+  });
+
+  it('sends the log cut at the cursor, redacted when the box is ticked, and says what was replaced', async () => {
+    const download = vi.fn<(file: ExportFile) => void>();
+    const test = makeEngineStore({}, { download });
+    await test.store.getState().openSource({ kind: 'text', name: 'seeded.jsonl', text: SEEDED });
+    renderWith(<ExportMenu />, test);
+    const { store, client } = test;
+    act(() => store.getState().goTo(17));
+    const button = screen.getByRole('button', { name: 'Export' });
+    fireEvent.click(button);
+    const box = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Redact secrets, paths and e-mail addresses' });
+    expect(box.checked).toBe(false);
+    fireEvent.click(box);
+    // Ticking the box keeps the list open.
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    choose(/^Log \(cut at cursor, step 17\)/);
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+    const session = store.getState().load!.sessions[0]!.id;
+    expect(client.callsTo('exportSession').map((c) => c.args)).toEqual([[{ session, format: 'jsonl', step: 17, seq: store.getState().selectedSeq, redact: true, template: undefined }]]);
+    const file = download.mock.calls[0]![0];
+    expect(file).toMatchObject({ mime: 'application/jsonl' });
+    expect(file.name).toMatch(/\.step-17\.redacted\.jsonl$/);
+    // The header and the first 17 events; the seeded home directory is gone.
+    expect(file.text.trimEnd().split('\n')).toHaveLength(18);
+    expect(file.text).not.toContain('/home/alicezq7');
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Redacted [\d,]+: .*home-path [\d,]+/);
+  });
+
+  it('fills the viewer page fetched from the app for the self-contained HTML', async () => {
+    const download = vi.fn<(file: ExportFile) => void>();
+    const fetched: string[] = [];
+    const template = `<!doctype html><html><head></head><body>${SESSION_SLOT}</body></html>`;
+    const fetch = (url: string) => {
+      fetched.push(url);
+      return Promise.resolve({ ok: true, status: 200, statusText: 'OK', arrayBuffer: () => Promise.resolve(new TextEncoder().encode(template).buffer) });
+    };
+    const test = await engineStoreWith('teaching.jsonl', {}, { download, fetch });
+    renderWith(<ExportMenu />, test);
+    choose(/^Self-contained HTML at step/);
+    await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
+    expect(fetched).toContain('standalone.html');
+    const [request] = test.client.callsTo('exportSession')[0]!.args as [{ format: string; template: string; redact: boolean }];
+    expect(request).toMatchObject({ format: 'html', template, redact: false });
+    expect(download.mock.calls[0]![0].mime).toBe('text/html');
+    expect(download.mock.calls[0]![0].text).not.toContain(SESSION_SLOT);
   });
 
   it('is disabled until a log is loaded', () => {

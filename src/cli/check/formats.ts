@@ -4,6 +4,7 @@
  */
 import type { CheckedDiagnostic } from './check-file';
 import { htmlReport } from './html';
+import type { HtmlReportOptions } from './html';
 import { firstError, firstWarning } from './select';
 import type { SelectedSession } from './select';
 
@@ -155,10 +156,10 @@ export function junitReport(items: readonly ReportItem[]): string {
 }
 
 /** What a format writes at the end of the run. */
-export function finalReport(format: ReportFormat, items: readonly ReportItem[]): string {
+export function finalReport(format: ReportFormat, items: readonly ReportItem[], html: HtmlReportOptions = {}): string {
   if (format === 'md') return markdownReport(items);
   if (format === 'junit') return junitReport(items);
-  if (format === 'html') return htmlReport(items);
+  if (format === 'html') return htmlReport(items, html);
   return '';
 }
 

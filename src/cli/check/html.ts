@@ -87,8 +87,28 @@ function count(diagnostics: readonly CheckedDiagnostic[], severity: CheckedDiagn
 const cell = (value: string | number, text: string, numeric = false, extra = ''): string =>
   `<td${numeric ? ' class="n"' : extra} data-v="${htmlText(String(value))}">${text}</td>`;
 
+/** What the HTML report may add to its rows. */
+export interface HtmlReportOptions {
+  /**
+   * The address of a session in the app served by `surface-lens view` (the `--view-url` base
+   * and the session's store id), or null when it has none. Called with the file's path.
+   */
+  linkOf?: (file: string) => string | null;
+}
+
+/** The file a session's path names (`archive.zip!member` is in `archive.zip`). */
+const fileOf = (path: string): string => {
+  const at = path.indexOf('.zip!');
+  return at < 0 ? path : path.slice(0, at + 4);
+};
+
+/** A link that opens the session in the app (the address is ours, never log text), or an empty cell. */
+function linkCell(href: string | null): string {
+  return href === null ? '<td></td>' : `<td><a href="${htmlText(href)}" rel="noopener noreferrer">open</a></td>`;
+}
+
 /** The whole report as one HTML document. */
-export function htmlReport(items: readonly ReportItem[]): string {
+export function htmlReport(items: readonly ReportItem[], options: HtmlReportOptions = {}): string {
   const rows: string[] = [];
   const other: string[] = [];
   let failed = 0;
@@ -120,6 +140,7 @@ export function htmlReport(items: readonly ReportItem[]): string {
         cell(count(s.diagnostics, 'warning'), String(count(s.diagnostics, 'warning')), true) +
         cell(firstText, htmlText(firstText)) +
         cell(s.session.curve ? Math.max(0, ...s.session.curve.bytes) : 0, curveSvg(s.session.curve)) +
+        (options.linkOf ? linkCell(options.linkOf(fileOf(s.session.path))) : '') +
         '</tr>',
     );
   }
@@ -136,7 +157,7 @@ export function htmlReport(items: readonly ReportItem[]): string {
 <body>
 <h1>Surface Lens check: ${rows.length} sessions, ${failed} failing</h1>
 <table id="sessions">
-<thead><tr>${head('status', 'number')}${head('session file', 'text')}${head('id', 'text')}${head('format', 'text')}${head('events', 'number')}${head('nodes', 'number')}${head('replacements', 'number')}${head('errors', 'number')}${head('warnings', 'number')}${head('first finding', 'text')}${head('context', 'number')}</tr></thead>
+<thead><tr>${head('status', 'number')}${head('session file', 'text')}${head('id', 'text')}${head('format', 'text')}${head('events', 'number')}${head('nodes', 'number')}${head('replacements', 'number')}${head('errors', 'number')}${head('warnings', 'number')}${head('first finding', 'text')}${head('context', 'number')}${options.linkOf ? '<th>app</th>' : ''}</tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>

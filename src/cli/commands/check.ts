@@ -11,6 +11,7 @@ import type { ReportFormat, ReportItem } from '../check/formats';
 import { checkFiles } from '../check/pool';
 import { FAIL_ON, fails, findingFails, selectSession } from '../check/select';
 import type { FailOn, RuleSelection } from '../check/select';
+import { viewSessionId } from '../../server/session-id';
 import { UsageError, integerOption, parseCommandArgs } from '../command';
 import type { CliCommand, CliIo } from '../command';
 
@@ -29,6 +30,9 @@ what is passed over is named on stderr with the reason.
   --rule RULE           report only this rule, or rules under this prefix (qa/, surface/);
                         repeatable
   --ignore-rule RULE    never report this rule or prefix; repeatable; wins over --rule
+  --view-url URL        with --format html: link each session to the app served by
+                        \`surface-lens view\` at URL (the address it printed, token included),
+                        started over the same PATHs, so the links name its sessions
   --jobs N              check on N threads (default: the number of cores, ${availableParallelism()} here)
   --config FILE         settings file (default: ./surface-lens.config.json, or the
                         "surfaceLens" key of ./package.json): format, failOn, rules,
@@ -53,7 +57,20 @@ const OPTIONS = {
   jobs: { type: 'string', short: 'j' },
   config: { type: 'string' },
   'memory-limit': { type: 'string' },
+  'view-url': { type: 'string' },
 } as const;
+
+/** `--view-url`: an http(s) address, or a {@link UsageError}. */
+function viewUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--view-url needs an address such as http://127.0.0.1:7380/, got ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--view-url needs an http or https address, got ${JSON.stringify(text)}`);
+  return url;
+}
 
 /** Skips worth a line in a report (the rest — READMEs, hidden folders — stay on stderr only). */
 const REPORTED_SKIPS: ReadonlySet<SkipReason> = new Set(['flat-layout', 'special-file']);
@@ -89,6 +106,16 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const jobs = integerOption('--jobs', values.jobs, 1, 1024) ?? config.jobs ?? availableParallelism();
   const selection: RuleSelection = { rules: values.rule ?? config.rules ?? [], ignore: values['ignore-rule'] ?? config.ignoreRules ?? [] };
   if (positionals.length === 0) throw new UsageError('check needs at least one PATH (a log file or a directory)');
+  const base = values['view-url'] === undefined ? null : viewUrl(values['view-url']);
+  if (base !== null && format !== 'html') throw new UsageError('--view-url is for --format html');
+  // The ids `surface-lens view PATH...` gives these files (its deep link is #session=ID).
+  const linkOf = (file: string): string | null => {
+    const id = base === null ? null : viewSessionId(positionals, file);
+    if (base === null || id === null) return null;
+    const url = new URL(base);
+    url.hash = `session=${id}`;
+    return url.toString();
+  };
 
   let status = 0;
   const items: ReportItem[] = [];
@@ -146,7 +173,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     },
   );
   if (progress) io.stderr.write('\r\x1b[K');
-  const final = finalReport(format, items);
+  const final = finalReport(format, items, base === null ? {} : { linkOf });
   if (final) io.stdout.write(final);
   if (walk.sources.length === 0 && status === 0) {
     io.stderr.write(`surface-lens: no session log found in ${positionals.join(', ')}\n`);

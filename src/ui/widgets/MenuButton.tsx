@@ -28,9 +28,11 @@ export interface MenuButtonProps {
   disabled?: boolean;
   onOpen?: () => void;
   className?: string;
+  /** Controls shown below the items (e.g. an option the items use); clicking them keeps the list open. */
+  footer?: ReactNode;
 }
 
-export function MenuButton({ label, ariaLabel, listLabel, items, empty, align = 'start', disabled, onOpen, className }: MenuButtonProps) {
+export function MenuButton({ label, ariaLabel, listLabel, items, empty, align = 'start', disabled, onOpen, className, footer }: MenuButtonProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);
@@ -92,6 +94,7 @@ export function MenuButton({ label, ariaLabel, listLabel, items, empty, align = 
             </button>
           </li>
         ))}
+        {footer === undefined ? null : <li className="menu-footer">{footer}</li>}
       </ul>
     </div>
   );

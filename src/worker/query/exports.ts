@@ -1,7 +1,8 @@
 /** Exports of a session: the model view or surface at a step, the report, one event's raw line. */
 import { toJsonRecord, toMarkdownReport } from '../../core/analyze/report';
 import { deriveEventMessage } from '../../core/fold/manager';
-import type { EventParams, ExportFile, ExportTextParams } from '../../protocol/protocol';
+import { exportSession as writeSession } from '../../core/export/session';
+import type { EventParams, ExportFile, ExportSessionParams, ExportTextParams, SessionExportResult } from '../../protocol/protocol';
 import type { QuerySession } from './session';
 import { surfaceNode } from './surface';
 
@@ -44,4 +45,9 @@ export function exportText(q: QuerySession, { kind, step }: ExportTextParams): E
     case 'report-markdown':
       return { name: `${base}.report.md`, mime: 'text/markdown', text: toMarkdownReport(q.session) };
   }
+}
+
+/** A file to send: the log cut at a step or the self-contained page (one core call, as the CLI's). */
+export function exportSession(q: QuerySession, { session: _session, ...request }: ExportSessionParams): SessionExportResult {
+  return writeSession(q.session, request);
 }

@@ -8,7 +8,7 @@ import type { CoreResult, SessionMethod, SessionRequest } from '../../protocol/p
 import { curve } from './curve';
 import { detail } from './detail';
 import { diagnostics } from './diagnostics';
-import { exportEvent, exportText } from './exports';
+import { exportEvent, exportSession, exportText } from './exports';
 import { replaceDetail } from './replace-detail';
 import { brackets, navigate, replacements, replaceSteps } from './replacements';
 import { rowOf, rows } from './rows';
@@ -53,6 +53,7 @@ export const SESSION_QUERIES = {
   curve: (q, params, { pause, stale }) => curve(q, params, pause, stale),
   exportText,
   exportEvent,
+  exportSession,
 } satisfies { [K in SessionMethod]: Handler<K> };
 
 export { QuerySession } from './session';
