@@ -152,7 +152,7 @@ export class SessionAnalyzer implements TextEventSink {
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
     if (this.analytics) {
-      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, this.state.nodes, line);
+      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, line);
       else this.analytics.stop();
     }
   }
