@@ -56,16 +56,23 @@ function collect(content: any, out: MessageTexts, depth = 0): void {
   }
 }
 
+/**
+ * Whether a derived model message is what the person typed (its texts are its `userTexts`):
+ * injected context (plugins, agent instructions, goals, reports) carries user role too, with
+ * another source kind.
+ */
+export function typedByUser(message: any): boolean {
+  if (message === null || typeof message !== 'object' || message.role !== 'user') return false;
+  const source = message.source;
+  return source === undefined || (source !== null && typeof source === 'object' && source.kind === 'user');
+}
+
 /** The texts of one derived model message (surface.md §7). */
 export function messageTexts(message: any): MessageTexts {
   const out: MessageTexts = { texts: [], commands: [], errors: [], userTexts: [] };
   if (message === null || typeof message !== 'object') return out;
   collect(message.content, out);
-  // Only what the person typed: injected context (plugins, agent instructions, goals, reports)
-  // carries user role too, with another source kind.
-  const source = message.source;
-  const typed = source === undefined || (source !== null && typeof source === 'object' && source.kind === 'user');
-  if (message.role === 'user' && typed) out.userTexts.push(...out.texts);
+  if (typedByUser(message)) out.userTexts.push(...out.texts);
   return out;
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -17,7 +17,7 @@ import { jsonEqual } from '../fold/surface';
 import type { Diagnostic, Json } from '../model';
 import { derivedMessage, jsonLength } from '../qa/size';
 import type { LiteralCategory, MessageTexts } from './literals';
-import { messageTexts } from './literals';
+import { messageTexts, typedByUser } from './literals';
 import type { ReplaceCost } from './loss';
 import { measureLoss } from './loss';
 import type { ModelRequest, ReplaceCut } from './requests';
@@ -111,6 +111,11 @@ export class AnalysisRecorder {
   private readonly attempts = new Map<string, number>();
   /** The current surface's message-bearing nodes and their derived-message JSON sizes. */
   private readonly list = new MessageList();
+  /**
+   * Seqs of the current messages the person typed: the only ones whose texts a summary's
+   * constraint count reads, so a compaction re-reads only those of the messages it removed.
+   */
+  private readonly typed = new Set<number>();
   /** The previous request's message count and total size; null before the first request. */
   private prev: { length: number; chars: number } | null = null;
   /** The earliest cut into the previous request's messages since it (Infinity: none). */
@@ -272,6 +277,7 @@ export class AnalysisRecorder {
   private append(value: unknown, seq: number): void {
     const message = derivedMessage(value);
     this.list.append(seq, message === null ? null : size(message));
+    if (typedByUser(message)) this.typed.add(seq);
   }
 
   private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, line: number | null): void {
@@ -280,14 +286,17 @@ export class AnalysisRecorder {
     const message = derivedMessage(value);
     // The messages before the cut are untouched, so their size is the same before and after.
     const { cut, removed } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message));
+    const typedRemoved = removed.filter((s) => this.typed.delete(s));
+    if (typedByUser(message)) this.typed.add(plan.seq);
     if (prev !== null) {
       this.edits.push({ cut, removed, added: message === null ? 0 : 1 });
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
     }
     const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - list.sizeBefore(cut)) : 0;
     const kind = replacementKind(value);
-    // Only a summary's constraint count is wanted at load; the rest of the loss is on demand.
-    const shadowedTexts: MessageTexts[] = kind === 'compaction' ? removed.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
+    // Only a summary's constraint count is wanted at load (the rest of the loss is on demand),
+    // and only typed messages hold constraints: the others' texts would add none.
+    const shadowedTexts: MessageTexts[] = kind === 'compaction' ? typedRemoved.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
     this.cuts.push({ seq: plan.seq, cut });
     const constraints = kind === 'compaction' ? measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints : null;
     this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
