@@ -298,7 +298,9 @@ export class AnalysisRecorder {
     // and only typed messages hold constraints: the others' texts would add none.
     const shadowedTexts: MessageTexts[] = kind === 'compaction' ? typedRemoved.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
     this.cuts.push({ seq: plan.seq, cut });
-    const constraints = kind === 'compaction' ? measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints : null;
+    // With no typed message shadowed there is no constraint to look for in the summary.
+    const constraints: [number, number] | null =
+      kind !== 'compaction' ? null : shadowedTexts.length === 0 ? [0, 0] : measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints;
     this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
     const [kept, total] = constraints ?? [0, 0];
     if (total > 0 && kept === 0) {
