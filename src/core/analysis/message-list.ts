@@ -34,14 +34,25 @@ export interface ListCut {
   cut: number;
   /** The seqs of the messages it removed, in order (positions `cut` …). */
   removed: number[];
+  /** Those of them that were marked when they entered (see {@link MessageList.append}). */
+  marked: number[];
 }
 
 /** The current surface's message-bearing nodes; see the module comment. */
 export class MessageList {
-  /** Slot of each live surface node, by seq. */
-  private readonly slotOf = new Map<number, number>();
-  /** Seq of the node in each slot (meaningful while the slot bears a message). */
+  /**
+   * Seq and slot of every node ever entered, in the order they entered: seqs ascend (each node
+   * is the event being folded), so a node is found by binary search, and is live while its slot
+   * still holds its seq. Nodes entered out of order (never from a valid fold) go to a map.
+   */
+  private nodeSeq = new Float64Array(64);
+  private nodeSlot = new Int32Array(64);
+  private nodes = 0;
+  private unordered: Map<number, number> | null = null;
+  /** Seq of the node in each slot. */
   private slotSeq = new Float64Array(64);
+  /** 1 for a marked message, else 0. */
+  private slotMark = new Int32Array(64);
   /** Size of the message in each slot, or -1 when the slot bears none. */
   private slotSize = new Float64Array(64);
   /** Fenwick trees (1-based) over the slots: message counts and sizes. */
@@ -61,16 +72,21 @@ export class MessageList {
     return this.chars;
   }
 
-  /** A node appended to the surface; `size` is its message's, or null when it bears none. */
-  append(seq: number, size: number | null): void {
+  /**
+   * A node appended to the surface; `size` is its message's, or null when it bears none.
+   * `marked`: reported among a later replace's {@link ListCut.marked} when it removes it.
+   */
+  append(seq: number, size: number | null, marked = false): void {
     const slot = this.slots++;
     this.slotSeq = growFloat(this.slotSeq, slot);
     this.slotSize = growFloat(this.slotSize, slot);
+    this.slotMark = growInt(this.slotMark, slot);
     this.count = growInt(this.count, slot + 1);
     this.size = growFloat(this.size, slot + 1);
-    this.slotOf.set(seq, slot);
+    this.enter(seq, slot);
     this.slotSeq[slot] = seq;
     this.slotSize[slot] = size ?? -1;
+    this.slotMark[slot] = marked && size !== null ? 1 : 0;
     // Fenwick append: the new cell covers (i - lowbit(i), i]; its value is the slot's own plus
     // the cells that tile (i - lowbit(i), i - 1].
     const i = slot + 1;
@@ -93,29 +109,33 @@ export class MessageList {
    * Surface nodes `shadowed` (in surface order) replaced by the node `seq`, whose message has
    * `size` characters (null: it bears none). Where the list was cut is measured before the change.
    */
-  replace(shadowed: readonly number[], seq: number, size: number | null): ListCut {
-    const first = shadowed.length > 0 ? this.slotOf.get(shadowed[0] as number) : undefined;
-    if (first === undefined) {
+  replace(shadowed: readonly number[], seq: number, size: number | null, marked = false): ListCut {
+    const first = shadowed.length > 0 ? this.slotOf(shadowed[0] as number) : -1;
+    if (first < 0) {
       // Not a node of this surface (a valid fold never does this): the message goes at the end.
       const cut = this.messages;
-      this.append(seq, size);
-      return { cut, removed: [] };
+      this.append(seq, size, marked);
+      return { cut, removed: [], marked: [] };
     }
     const cut = this.countBefore(first);
     const removed: number[] = [];
+    const removedMarked: number[] = [];
     for (const s of shadowed) {
-      const slot = this.slotOf.get(s);
-      if (slot === undefined) continue;
-      this.slotOf.delete(s);
+      const slot = this.slotOf(s);
+      if (slot < 0) continue;
       if ((this.slotSize[slot] as number) >= 0) {
         removed.push(s);
+        if (this.slotMark[slot] === 1) removedMarked.push(s);
         this.setSlot(slot, null);
       }
+      // The slot no longer holds `s`, so `s` is not live.
+      this.slotSeq[slot] = NaN;
     }
-    this.slotOf.set(seq, first);
+    this.enter(seq, first);
     this.slotSeq[first] = seq;
+    this.slotMark[first] = marked && size !== null ? 1 : 0;
     this.setSlot(first, size);
-    return { cut, removed };
+    return { cut, removed, marked: removedMarked };
   }
 
   /** The seq of message `k` (0-based), or undefined outside the list. */
@@ -131,6 +151,40 @@ export class MessageList {
     let sum = 0;
     for (let j = this.select(k - 1) + 1; j > 0; j -= j & -j) sum += this.size[j] as number;
     return sum;
+  }
+
+  /** Record that the node `seq` now sits in `slot`. */
+  private enter(seq: number, slot: number): void {
+    if (this.unordered === null && (this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1] as number))) {
+      const node = this.nodes++;
+      this.nodeSeq = growFloat(this.nodeSeq, node);
+      this.nodeSlot = growInt(this.nodeSlot, node);
+      this.nodeSeq[node] = seq;
+      this.nodeSlot[node] = slot;
+      return;
+    }
+    this.unordered ??= new Map();
+    this.unordered.set(seq, slot);
+  }
+
+  /** The slot of the live node `seq`, or -1. */
+  private slotOf(seq: number): number {
+    const seqs = this.nodeSeq;
+    let lo = 0;
+    let hi = this.nodes - 1;
+    let slot = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = seqs[mid] as number;
+      if (value === seq) {
+        slot = this.nodeSlot[mid] as number;
+        break;
+      }
+      if (value < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    if (slot < 0) slot = this.unordered?.get(seq) ?? -1;
+    return slot >= 0 && this.slotSeq[slot] === seq ? slot : -1;
   }
 
   /** Messages in slots before `slot`. */

@@ -109,13 +109,12 @@ export class AnalysisRecorder {
   private readonly findings: Diagnostic[] = [];
   private attempt: Attempt | null = null;
   private readonly attempts = new Map<string, number>();
-  /** The current surface's message-bearing nodes and their derived-message JSON sizes. */
-  private readonly list = new MessageList();
   /**
-   * Seqs of the current messages the person typed: the only ones whose texts a summary's
-   * constraint count reads, so a compaction re-reads only those of the messages it removed.
+   * The current surface's message-bearing nodes and their derived-message JSON sizes; the
+   * messages the person typed are marked: the only ones whose texts a summary's constraint count
+   * reads, so a compaction re-reads only those of the messages it removed.
    */
-  private readonly typed = new Set<number>();
+  private readonly list = new MessageList();
   /** The previous request's message count and total size; null before the first request. */
   private prev: { length: number; chars: number } | null = null;
   /** The earliest cut into the previous request's messages since it (Infinity: none). */
@@ -276,8 +275,7 @@ export class AnalysisRecorder {
 
   private append(value: unknown, seq: number): void {
     const message = derivedMessage(value);
-    this.list.append(seq, message === null ? null : size(message));
-    if (typedByUser(message)) this.typed.add(seq);
+    this.list.append(seq, message === null ? null : size(message), typedByUser(message));
   }
 
   private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, line: number | null): void {
@@ -285,9 +283,7 @@ export class AnalysisRecorder {
     const list = this.list;
     const message = derivedMessage(value);
     // The messages before the cut are untouched, so their size is the same before and after.
-    const { cut, removed } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message));
-    const typedRemoved = removed.filter((s) => this.typed.delete(s));
-    if (typedByUser(message)) this.typed.add(plan.seq);
+    const { cut, removed, marked: typedRemoved } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
     if (prev !== null) {
       this.edits.push({ cut, removed, added: message === null ? 0 : 1 });
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;

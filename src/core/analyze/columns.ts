@@ -57,6 +57,13 @@ export class ColumnsBuilder {
     return id;
   }
 
+  /** Make room for `count` events in one allocation per column (an estimate of the log's total). */
+  reserve(count: number): void {
+    this.typeOp.reserve(count);
+    this.time.reserve(count);
+    this.sourceOffset.reserve(count + 1);
+  }
+
   /** Record one event. */
   add(value: any): void {
     const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);

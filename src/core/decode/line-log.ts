@@ -76,6 +76,12 @@ export class LineLog implements EventLog {
     }
   }
 
+  /** Make room for `count` events in one allocation per column (an estimate of the log's total). */
+  reserveEvents(count: number): void {
+    this.eventRow.reserve(count);
+    this.eventMember.reserve(count);
+  }
+
   /** Forget events from index `length` on (used when a line's events are dropped). */
   truncateEvents(length: number): void {
     this.eventRow.truncate(length);

@@ -62,6 +62,11 @@ export class TimeTravelBuilder {
     return this.nodeOfEvent.get(seq - this.baseSeq);
   }
 
+  /** Make room for `count` events in one allocation (an estimate of the log's total). */
+  reserveEvents(count: number): void {
+    this.nodeOfEvent.reserve(count);
+  }
+
   /** Record `count` events from the next index on that the fold accepted as log-only. */
   addLogOnly(count: number): void {
     for (let k = 0; k < count; k++) this.nodeOfEvent.push(-1);

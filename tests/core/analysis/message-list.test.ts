@@ -11,6 +11,7 @@ import { Rng } from '../../../src/core/gen/rng';
 interface ModelNode {
   seq: number;
   size: number | null;
+  marked: boolean;
 }
 
 function bearing(model: readonly ModelNode[]): ModelNode[] {
@@ -29,23 +30,29 @@ describe('MessageList', () => {
         seq += rng.int(1, 3);
         if (model.length === 0 || rng.chance(0.5)) {
           const s = size();
-          list.append(seq, s);
-          model.push({ seq, size: s });
+          const marked = rng.chance(0.3);
+          list.append(seq, s, marked);
+          model.push({ seq, size: s, marked });
         } else {
           const pick = rng.int(0, 3);
           const start = pick === 0 ? model.length - 1 : pick === 1 ? 0 : rng.int(0, model.length - 1);
           const end = Math.min(model.length - 1, start + (rng.chance(0.6) ? 0 : rng.int(0, 8)));
           const s = size();
+          const marked = rng.chance(0.3);
           const cutExpected = bearing(model.slice(0, start)).length;
           const shadowed = model.slice(start, end + 1);
           const removedExpected = bearing(shadowed).map((n) => n.seq);
-          model.splice(start, end - start + 1, { seq, size: s });
+          const markedExpected = bearing(shadowed)
+            .filter((n) => n.marked)
+            .map((n) => n.seq);
+          model.splice(start, end - start + 1, { seq, size: s, marked });
           const got = list.replace(
             shadowed.map((n) => n.seq),
             seq,
             s,
+            marked,
           );
-          expect(got).toEqual({ cut: cutExpected, removed: removedExpected });
+          expect(got).toEqual({ cut: cutExpected, removed: removedExpected, marked: markedExpected });
         }
         const messages = bearing(model);
         expect(list.length).toBe(messages.length);
