@@ -214,7 +214,6 @@ export class TextPipeline {
     const expected = Math.ceil((this.scanner.eventCount / committed) * total * RESERVE_MARGIN) + 1024;
     // A reservation is at most a few bytes per byte of text: an odd first region cannot ask more.
     const count = Math.min(expected, total + 1024);
-    session.log.reserveEvents(count);
     this.found.get(session.log)?.analyzer.reserveEvents(count);
   }
 
