@@ -34,6 +34,8 @@ export interface ListCut {
   cut: number;
   /** The seqs of the messages it removed, in order (positions `cut` …). */
   removed: number[];
+  /** Their sizes, in the same order. */
+  removedSizes: number[];
   /** Those of them that were marked when they entered (see {@link MessageList.append}). */
   marked: number[];
 }
@@ -115,16 +117,18 @@ export class MessageList {
       // Not a node of this surface (a valid fold never does this): the message goes at the end.
       const cut = this.messages;
       this.append(seq, size, marked);
-      return { cut, removed: [], marked: [] };
+      return { cut, removed: [], removedSizes: [], marked: [] };
     }
     const cut = this.countBefore(first);
     const removed: number[] = [];
+    const removedSizes: number[] = [];
     const removedMarked: number[] = [];
     for (const s of shadowed) {
       const slot = this.slotOf(s);
       if (slot < 0) continue;
       if ((this.slotSize[slot] as number) >= 0) {
         removed.push(s);
+        removedSizes.push(this.slotSize[slot] as number);
         if (this.slotMark[slot] === 1) removedMarked.push(s);
         this.setSlot(slot, null);
       }
@@ -135,13 +139,19 @@ export class MessageList {
     this.slotSeq[first] = seq;
     this.slotMark[first] = marked && size !== null ? 1 : 0;
     this.setSlot(first, size);
-    return { cut, removed, marked: removedMarked };
+    return { cut, removed, removedSizes, marked: removedMarked };
   }
 
   /** The seq of message `k` (0-based), or undefined outside the list. */
   at(k: number): number | undefined {
     if (!(k >= 0 && k < this.messages)) return undefined;
     return this.slotSeq[this.select(k)];
+  }
+
+  /** JSON characters of message `k` (0-based), or 0 outside the list. */
+  sizeAt(k: number): number {
+    if (!(k >= 0 && k < this.messages)) return 0;
+    return this.slotSize[this.select(k)] as number;
   }
 
   /** JSON characters of the first `k` messages. */

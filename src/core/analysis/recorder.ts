@@ -49,8 +49,9 @@ export interface SessionAnalytics {
 /** One replace's edit of the message list since the previous request. */
 interface ListEdit {
   cut: number;
-  /** Seqs of the messages it removed, at positions `cut` …. */
+  /** Seqs of the messages it removed, at positions `cut` …, and their sizes. */
   removed: number[];
+  removedSizes: number[];
   /** 1 when its replacement bears a message (put at `cut`), else 0. */
   added: number;
 }
@@ -197,8 +198,14 @@ export class AnalysisRecorder {
     }
   }
 
-  private same(a: number, b: number): boolean {
-    return a === b || equal(derivedMessage(this.lookup(a)), derivedMessage(this.lookup(b)));
+  /**
+   * Whether two messages are equal, given their JSON sizes: equal messages have equal sizes, so
+   * messages of different (measured) sizes differ without re-reading their events.
+   */
+  private same(a: number, aSize: number, b: number, bSize: number): boolean {
+    if (a === b) return true;
+    if (aSize > 0 && bSize > 0 && aSize !== bSize) return false;
+    return equal(derivedMessage(this.lookup(a)), derivedMessage(this.lookup(b)));
   }
 
   /**
@@ -209,11 +216,18 @@ export class AnalysisRecorder {
     let at = p;
     for (const edit of this.edits) {
       if (at < edit.cut) continue;
-      if (at < edit.cut + edit.removed.length) return edit.removed[at - edit.cut] as number;
+      if (at < edit.cut + edit.removed.length) {
+        this.prevSize = edit.removedSizes[at - edit.cut] as number;
+        return edit.removed[at - edit.cut] as number;
+      }
       at += edit.added - edit.removed.length;
     }
+    this.prevSize = this.list.sizeAt(at);
     return this.list.at(at) as number;
   }
+
+  /** The size of the message {@link prevAt} last returned. */
+  private prevSize = 0;
 
   private start(seq: number, anchor: 'chunk' | 'message', turn: number | null, step: number | null, at: number | null, line: number | null): ModelRequest {
     const list = this.list;
@@ -224,7 +238,11 @@ export class AnalysisRecorder {
       // Everything before the first cut since the previous request is that request's own prefix.
       const limit = Math.min(prev.length, length);
       reused = Math.min(limit, this.snapStart);
-      while (reused < limit && this.same(this.prevAt(reused), list.at(reused) as number)) reused++;
+      while (reused < limit) {
+        const before = this.prevAt(reused);
+        if (!this.same(before, this.prevSize, list.at(reused) as number, list.sizeAt(reused))) break;
+        reused++;
+      }
     }
     const headerChanged = prev !== null && header(this.header?.value, this.headerAtPrev);
     const brokenBy = prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
@@ -283,9 +301,9 @@ export class AnalysisRecorder {
     const list = this.list;
     const message = derivedMessage(value);
     // The messages before the cut are untouched, so their size is the same before and after.
-    const { cut, removed, marked: typedRemoved } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
+    const { cut, removed, removedSizes, marked: typedRemoved } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
     if (prev !== null) {
-      this.edits.push({ cut, removed, added: message === null ? 0 : 1 });
+      this.edits.push({ cut, removed, removedSizes, added: message === null ? 0 : 1 });
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
     }
     const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - list.sizeBefore(cut)) : 0;

@@ -52,7 +52,8 @@ describe('MessageList', () => {
             s,
             marked,
           );
-          expect(got).toEqual({ cut: cutExpected, removed: removedExpected, marked: markedExpected });
+          const removedSizes = bearing(shadowed).map((n) => n.size);
+          expect(got).toEqual({ cut: cutExpected, removed: removedExpected, removedSizes, marked: markedExpected });
         }
         const messages = bearing(model);
         expect(list.length).toBe(messages.length);
@@ -63,6 +64,7 @@ describe('MessageList', () => {
             expect(list.sizeBefore(k)).toBe(running);
             if (k < messages.length) {
               expect(list.at(k)).toBe(messages[k]?.seq);
+              expect(list.sizeAt(k)).toBe(messages[k]?.size);
               running += messages[k]?.size as number;
             }
           }
