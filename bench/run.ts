@@ -4,7 +4,10 @@
  * tables of ratios and writes bench/out/latest.json.
  *
  *   npm run bench -- [--shape default|all|NAME,NAME] [--events 1000000[,3000000]] [--seed 1]
- *                    [--runs 3] [--no-app]
+ *                    [--runs 3] [--no-app] [--json]
+ *
+ * `check` is the CLI's `check FILE` (default report); with `--json`, `check --format json` (which
+ * also measures every replace's compaction loss) is timed too, in the same alternation.
  *
  * Then, unless `--no-app`, the app benchmark (bench/app.ts) on the default log of the first
  * size, given this run's `check` time; its table follows and its results go into latest.json
@@ -30,6 +33,7 @@ const shapeArg = arg('shape', 'default');
 const shapes = shapeArg === 'all' ? SHAPES : SHAPES.filter((s) => shapeArg.split(',').includes(s.name));
 if (shapes.length === 0) throw new Error(`unknown --shape ${shapeArg}; one of all, ${SHAPES.map((s) => s.name).join(', ')}`);
 const withApp = !process.argv.includes('--no-app');
+const withJson = process.argv.includes('--json');
 const outDir = join(process.cwd(), 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
 
@@ -74,6 +78,8 @@ interface ShapeResult {
   baseline: { ms: number; cpuMs: number; peakRss: number; runs: number[] };
   check: TaskResult & { ms: number; cpuMs: number; peakRss: number };
   checkRuns: number[];
+  /** With `--json`: `check --format json`, median wall and CPU ms and their ratios to the baseline. */
+  json: { ms: number; cpuMs: number; peakRss: number; ratio: number; cpuRatio: number } | null;
   ratios: { checkOverBaseline: number; cpuCheckOverBaseline: number; checkRssOverFile: number; baselineRssOverFile: number };
   /** `check` ms per million events, wall-clock and CPU. */
   msPerMillion: number;
@@ -85,9 +91,11 @@ function measureLog(shape: Shape, path: string): ShapeResult {
   const size = statSync(path).size;
   const baselines: TaskResult[] = [];
   const checks: TaskResult[] = [];
+  const jsons: TaskResult[] = [];
   for (let i = 0; i < runs; i++) {
     baselines.push(task('baseline', path));
     checks.push(task('check', path));
+    if (withJson) jsons.push(task('check-json', path));
   }
   const baseMs = median(baselines.map((b) => b.ms as number));
   const checkMs = median(checks.map((c) => c.ms as number));
@@ -104,6 +112,14 @@ function measureLog(shape: Shape, path: string): ShapeResult {
     baseline: { ms: baseMs, cpuMs: baseCpu, peakRss: baseRss, runs: baselines.map((b) => b.ms as number) },
     check: { ...last, ms: checkMs, cpuMs: checkCpu, peakRss: checkRss },
     checkRuns: checks.map((c) => c.ms as number),
+    json:
+      jsons.length === 0
+        ? null
+        : (() => {
+            const ms = median(jsons.map((c) => c.ms as number));
+            const cpu = median(jsons.map((c) => c.cpuMs as number));
+            return { ms, cpuMs: cpu, peakRss: Math.max(...jsons.map((c) => c.peakRss as number)), ratio: ms / baseMs, cpuRatio: cpu / baseCpu };
+          })(),
     ratios: {
       checkOverBaseline: checkMs / baseMs,
       cpuCheckOverBaseline: checkCpu / baseCpu,
@@ -123,10 +139,13 @@ function shapeTable(results: ShapeResult[]): string {
       `| ${r.shape}: ${r.label} | ${r.file.events.toLocaleString('en')} / ${mb(r.file.bytes)} | ` +
       `${f(r.baseline.ms, 0)} ms | ${f(r.check.ms, 0)} ms | **${f(r.ratios.checkOverBaseline)}×** | ${f(r.ratios.cpuCheckOverBaseline)}× | ` +
       `${f(r.msPerMillion, 0)} ms (CPU ${f(r.cpuMsPerMillion, 0)} ms) | **${f(r.ratios.checkRssOverFile)}×** (baseline ${f(r.ratios.baselineRssOverFile)}×) | ` +
-      `${String(r.check.surfaceError ?? 'none')} |`,
+      `${String(r.check.surfaceError ?? 'none')} |` +
+      (withJson ? ` ${r.json === null ? '—' : `${f(r.json.ratio)}× (CPU ${f(r.json.cpuRatio)}×)`} |` : ''),
   );
-  return `| log | events / size | baseline, median of ${runs} | \`check\`, median of ${runs} | check / baseline (≤ 1.5×) | the same in CPU time | \`check\` per 1M events (CPU) | peak RSS / file (≤ 3×) | fold error |
-|---|---|---|---|---|---|---|---|---|
+  const jsonHead = withJson ? ' `check --format json` / baseline |' : '';
+  const jsonRule = withJson ? '---|' : '';
+  return `| log | events / size | baseline, median of ${runs} | \`check\`, median of ${runs} | check / baseline (≤ 1.5×) | the same in CPU time | \`check\` per 1M events (CPU) | peak RSS / file (≤ 3×) | fold error |${jsonHead}
+|---|---|---|---|---|---|---|---|---|${jsonRule}
 ${rows.join('\n')}`;
 }
 
@@ -142,7 +161,8 @@ async function main(): Promise<void> {
       const result = measureLog(shape, path);
       console.error(
         `  ${shape.name}: check/baseline ${f(result.ratios.checkOverBaseline)}× (${f(result.check.ms, 0)} / ${f(result.baseline.ms, 0)} ms), ` +
-          `CPU ${f(result.ratios.cpuCheckOverBaseline)}×, RSS ${f(result.ratios.checkRssOverFile)}× file`,
+          `CPU ${f(result.ratios.cpuCheckOverBaseline)}×, RSS ${f(result.ratios.checkRssOverFile)}× file` +
+          (result.json === null ? '' : `; --format json ${f(result.json.ratio)}× (CPU ${f(result.json.cpuRatio)}×)`),
       );
       results.push(result);
     }

@@ -1,17 +1,22 @@
 /**
  * One benchmark task in a fresh process, so its peak RSS is its own. Prints one JSON line.
  *
- *   node --expose-gc --import tsx bench/task.ts baseline|check|seek|zstd FILE
+ *   node --expose-gc --import tsx bench/task.ts baseline|check|check-json|seek|zstd FILE
+ *
+ * `check` is what the CLI's `check FILE` computes (the file read, opened and reduced to what
+ * its default report needs); `check-json` adds the `--format json` record, with every replace's
+ * compaction loss.
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { openBytes } from '../src/core/analyze/open';
+import { sessionCheck } from '../src/cli/check/check-file';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
 import { decodeZstdLog } from '../src/core/decode/zstd';
+import { openLogFile } from '../src/node/store';
 import { sessionQueries } from '../src/worker/query';
 
 const [task, file] = process.argv.slice(2);
-if (!task || !file) throw new Error('usage: task.ts baseline|check|seek|zstd FILE');
+if (!task || !file) throw new Error('usage: task.ts baseline|check|check-json|seek|zstd FILE');
 
 function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
@@ -64,11 +69,11 @@ function baseline(path: string): number {
   return events;
 }
 
-async function check(path: string) {
-  const buffer = readFileSync(path);
-  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-  const result = await openBytes(bytes, { name: path });
-  return result;
+/** The CLI's `check FILE` (`checkFile` without its error wrapping, so the analysis stays at hand). */
+async function check(path: string, record: boolean) {
+  const result = await openLogFile(path);
+  const checked = result.sessions.map((session) => sessionCheck(session, { record }));
+  return { result, checked };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -96,11 +101,11 @@ async function main(): Promise<void> {
     );
     return;
   }
-  const result = await check(path);
+  const { result, checked } = await check(path, task === 'check-json');
   const ms = performance.now() - t0;
   const session = result.sessions[0];
-  if (!session) throw new Error('no session');
-  if (task === 'check') {
+  if (!session || checked.length === 0) throw new Error('no session');
+  if (task === 'check' || task === 'check-json') {
     console.log(
       JSON.stringify({
         task,

@@ -17,6 +17,11 @@ export interface CheckFileOptions {
   memoryLimitBytes?: number;
   /** Also compute each session's context curve (the HTML report draws it). */
   curve?: boolean;
+  /**
+   * Also build each session's `--format json` record. Only that format writes it, and its
+   * compaction losses re-read every replace's shadowed events, so the other formats skip it.
+   */
+  record?: boolean;
 }
 
 /** Points of a context curve drawn in a report. */
@@ -55,8 +60,8 @@ export interface SessionCheck {
   surfaceError: { seq: unknown; index: number; line: number | null; rule: string; message: string; event: string | null } | null;
   decodeError: { line: number | null; byte: number | null; rule: string | null; message: string } | null;
   diagnostics: CheckedDiagnostic[];
-  /** The `--format json` record (one line of JSON Lines), before rule selection. */
-  record: Record<string, unknown>;
+  /** The `--format json` record (one line of JSON Lines), before rule selection; with `CheckFileOptions.record`, else null. */
+  record: Record<string, unknown> | null;
   /** With `CheckFileOptions.curve`, else null. */
   curve: CurveSummary | null;
 }
@@ -134,7 +139,7 @@ export function sessionCheck(session: SessionAnalysis, options: CheckFileOptions
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
     // The session's one complete list: the decode and surface errors in it, once each.
     diagnostics: sessionDiagnostics(session).map(plain),
-    record: toJsonRecord(session),
+    record: options.record === true ? toJsonRecord(session) : null,
     curve: options.curve === true ? curveOf(session) : null,
   };
 }

@@ -145,7 +145,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     {
       jobs,
       spawn: io.spawnWorker,
-      check: { ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }), ...(format === 'html' ? { curve: true } : {}) },
+      check: { ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }), ...(format === 'html' ? { curve: true } : {}), ...(format === 'json' ? { record: true } : {}) },
       onResult: (file) => {
         if (progress) io.stderr.write('\r\x1b[K');
         if (file.readError !== null) {

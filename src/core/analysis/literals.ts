@@ -56,16 +56,23 @@ function collect(content: any, out: MessageTexts, depth = 0): void {
   }
 }
 
+/**
+ * Whether a derived model message is what the person typed (its texts are its `userTexts`):
+ * injected context (plugins, agent instructions, goals, reports) carries user role too, with
+ * another source kind.
+ */
+export function typedByUser(message: any): boolean {
+  if (message === null || typeof message !== 'object' || message.role !== 'user') return false;
+  const source = message.source;
+  return source === undefined || (source !== null && typeof source === 'object' && source.kind === 'user');
+}
+
 /** The texts of one derived model message (surface.md §7). */
 export function messageTexts(message: any): MessageTexts {
   const out: MessageTexts = { texts: [], commands: [], errors: [], userTexts: [] };
   if (message === null || typeof message !== 'object') return out;
   collect(message.content, out);
-  // Only what the person typed: injected context (plugins, agent instructions, goals, reports)
-  // carries user role too, with another source kind.
-  const source = message.source;
-  const typed = source === undefined || (source !== null && typeof source === 'object' && source.kind === 'user');
-  if (message.role === 'user' && typed) out.userTexts.push(...out.texts);
+  if (typedByUser(message)) out.userTexts.push(...out.texts);
   return out;
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -206,23 +213,29 @@ export interface KeptTester {
  */
 export function keptTester(replacementTexts: readonly string[]): KeptTester {
   const text = replacementTexts.join('\n');
-  const flat = collapse(text);
-  const lower = flat.toLowerCase();
-  const numbers = new Set(matches(text, NUMBER_UNIT).map(normalizeNumber));
-  const vocabulary = new Set(words(text));
+  // Each form of the text is built on its first use: a load counts only constraints, and most
+  // replaces have no item of some categories.
+  let flat: string | undefined;
+  let lower: string | undefined;
+  let numbers: Set<string> | undefined;
+  let vocabulary: Set<string> | undefined;
+  const flatText = (): string => (flat ??= collapse(text));
+  const lowerText = (): string => (lower ??= flatText().toLowerCase());
   return {
     kept(category, item) {
       switch (category) {
         case 'numbers':
-          return numbers.has(item) || flat.includes(item);
+          numbers ??= new Set(matches(text, NUMBER_UNIT).map(normalizeNumber));
+          return numbers.has(item) || flatText().includes(item);
         case 'commands':
-          return flat.includes(collapse(item));
+          return flatText().includes(collapse(item));
         case 'errors':
-          return lower.includes(collapse(item).toLowerCase().slice(0, 60));
+          return lowerText().includes(collapse(item).toLowerCase().slice(0, 60));
         case 'constraints': {
           const cw = contentWords(item);
-          if (cw.length < 2) return lower.includes(collapse(item).toLowerCase());
-          const present = cw.filter((w) => vocabulary.has(w)).length;
+          if (cw.length < 2) return lowerText().includes(collapse(item).toLowerCase());
+          vocabulary ??= new Set(words(text));
+          const present = cw.filter((w) => (vocabulary as Set<string>).has(w)).length;
           return present / cw.length >= 0.6;
         }
         default:

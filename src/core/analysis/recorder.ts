@@ -3,9 +3,11 @@
  * recorded while the analyzer folds (each event once, after the fold decided it). Definitions
  * and edge cases are in docs/ANALYSIS.md.
  *
- * The recorder keeps the derived-message list of the current surface as seqs and running JSON
- * sizes (not messages). Of the previous request's list it keeps only what a replace changed
- * since: its length, and a copy of its tail from the first cut on, taken before the cut. The
+ * The recorder keeps the derived-message list of the current surface as seqs and JSON sizes
+ * (not messages) in a {@link MessageList}, so a replace's cut and the running sizes cost
+ * O(log n). Of the previous request's list it keeps only what a replace changed since: its
+ * length, the first cut, and each replace's edit (where it cut, what it removed, whether it
+ * added one); a position of the previous list is read by following it through those edits. The
  * common prefix then starts where the first cut was, and two messages are compared by
  * re-reading their events only from there: between replaces a request costs O(1).
  */
@@ -15,12 +17,13 @@ import { jsonEqual } from '../fold/surface';
 import type { Diagnostic, Json } from '../model';
 import { derivedMessage, jsonLength } from '../qa/size';
 import type { LiteralCategory, MessageTexts } from './literals';
-import { messageTexts } from './literals';
+import { messageTexts, typedByUser } from './literals';
 import type { ReplaceCost } from './loss';
 import { measureLoss } from './loss';
 import type { ModelRequest, ReplaceCut } from './requests';
 import { attributeBreak, CACHE_LOW_RATIO, CACHE_MIN_TOKENS, recordedUsage } from './requests';
 import { estimateTokens } from '../analyze/tokens';
+import { MessageList } from './message-list';
 
 /** Rule ids of the analysis findings (extra QA checks, not upstream's). */
 export const ANALYSIS_RULES = {
@@ -32,11 +35,6 @@ export const ANALYSIS_RULES = {
   constraintsDropped: 'qa/constraints-dropped',
 } as const;
 
-/** The fold's current nodes, read by position. */
-export interface SurfaceNodes {
-  at(index: number): number | undefined;
-}
-
 const CONSTRAINTS: ReadonlySet<LiteralCategory> = new Set(['constraints']);
 
 /** What the analysis pass produces for one session. */
@@ -46,6 +44,16 @@ export interface SessionAnalytics {
   replaces: ReplaceCost[];
   /** Warnings (rules {@link ANALYSIS_RULES}); the analyzer adds them to the diagnostics. */
   findings: Diagnostic[];
+}
+
+/** One replace's edit of the message list since the previous request. */
+interface ListEdit {
+  cut: number;
+  /** Seqs of the messages it removed, at positions `cut` …, and their sizes. */
+  removed: number[];
+  removedSizes: number[];
+  /** 1 when its replacement bears a message (put at `cut`), else 0. */
+  added: number;
 }
 
 interface Attempt {
@@ -102,16 +110,18 @@ export class AnalysisRecorder {
   private readonly findings: Diagnostic[] = [];
   private attempt: Attempt | null = null;
   private readonly attempts = new Map<string, number>();
-  /** The current surface's message-bearing nodes and their derived-message JSON sizes. */
-  private readonly msgSeqs: number[] = [];
-  /** `cum[i]`: JSON characters of the first `i` messages (one entry more than `msgSeqs`). */
-  private readonly cum: number[] = [0];
-  private readonly bearing = new Set<number>();
+  /**
+   * The current surface's message-bearing nodes and their derived-message JSON sizes; the
+   * messages the person typed are marked: the only ones whose texts a summary's constraint count
+   * reads, so a compaction re-reads only those of the messages it removed.
+   */
+  private readonly list = new MessageList();
   /** The previous request's message count and total size; null before the first request. */
   private prev: { length: number; chars: number } | null = null;
-  /** The previous request's messages from `snapStart` on, copied before the first replace since it changed them. */
+  /** The earliest cut into the previous request's messages since it (Infinity: none). */
   private snapStart = Infinity;
-  private snap: number[] = [];
+  /** The list's edits since the previous request, in order (see {@link prevAt}). */
+  private edits: ListEdit[] = [];
   private cuts: ReplaceCut[] = [];
   private header: { seq: number; value: Json } | null = null;
   private headerAtPrev: Json | undefined = undefined;
@@ -127,10 +137,10 @@ export class AnalysisRecorder {
   }
 
   /**
-   * One event the fold accepted, with the plan it applied (`nodes` is the surface after it).
+   * One event the fold accepted, with the plan it applied.
    * Call {@link stop} instead for the refused event.
    */
-  event(value: unknown, seq: number, plan: Plan, nodes: SurfaceNodes, line: number | null): void {
+  event(value: unknown, seq: number, plan: Plan, line: number | null): void {
     if (this.stopped || value === null || typeof value !== 'object') return;
     const e = value as Record<string, any>;
     const data = e.data !== null && typeof e.data === 'object' ? e.data : {};
@@ -164,7 +174,7 @@ export class AnalysisRecorder {
         break;
     }
     if (plan.kind === 'append') this.append(value, seq);
-    else if (plan.kind === 'replace') this.replace(value, plan, nodes, line);
+    else if (plan.kind === 'replace') this.replace(value, plan, line);
   }
 
   /** The first member of a packed chunk row (the others cannot start a request). */
@@ -188,20 +198,51 @@ export class AnalysisRecorder {
     }
   }
 
-  private same(a: number, b: number): boolean {
-    return a === b || equal(derivedMessage(this.lookup(a)), derivedMessage(this.lookup(b)));
+  /**
+   * Whether two messages are equal, given their JSON sizes: equal messages have equal sizes, so
+   * messages of different (measured) sizes differ without re-reading their events.
+   */
+  private same(a: number, aSize: number, b: number, bSize: number): boolean {
+    if (a === b) return true;
+    if (aSize > 0 && bSize > 0 && aSize !== bSize) return false;
+    return equal(derivedMessage(this.lookup(a)), derivedMessage(this.lookup(b)));
   }
 
+  /**
+   * Message `p` of the previous request's list: followed through the edits since, it is either
+   * one an edit removed, or a message of the current list.
+   */
+  private prevAt(p: number): number {
+    let at = p;
+    for (const edit of this.edits) {
+      if (at < edit.cut) continue;
+      if (at < edit.cut + edit.removed.length) {
+        this.prevSize = edit.removedSizes[at - edit.cut] as number;
+        return edit.removed[at - edit.cut] as number;
+      }
+      at += edit.added - edit.removed.length;
+    }
+    this.prevSize = this.list.sizeAt(at);
+    return this.list.at(at) as number;
+  }
+
+  /** The size of the message {@link prevAt} last returned. */
+  private prevSize = 0;
+
   private start(seq: number, anchor: 'chunk' | 'message', turn: number | null, step: number | null, at: number | null, line: number | null): ModelRequest {
-    const seqs = this.msgSeqs;
-    const cum = this.cum;
+    const list = this.list;
+    const length = list.length;
     const prev = this.prev;
     let reused = 0;
     if (prev !== null) {
       // Everything before the first cut since the previous request is that request's own prefix.
-      const limit = Math.min(prev.length, seqs.length);
+      const limit = Math.min(prev.length, length);
       reused = Math.min(limit, this.snapStart);
-      while (reused < limit && this.same(this.snap[reused - this.snapStart] as number, seqs[reused] as number)) reused++;
+      while (reused < limit) {
+        const before = this.prevAt(reused);
+        if (!this.same(before, this.prevSize, list.at(reused) as number, list.sizeAt(reused))) break;
+        reused++;
+      }
     }
     const headerChanged = prev !== null && header(this.header?.value, this.headerAtPrev);
     const brokenBy = prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
@@ -209,7 +250,8 @@ export class AnalysisRecorder {
     const key = `${String(turn)}/${String(step)}`;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, attempt);
-    const total = cum[seqs.length] as number;
+    const total = list.totalSize;
+    const reusedChars = list.sizeBefore(reused);
     const request: ModelRequest = {
       seq,
       anchor,
@@ -218,12 +260,12 @@ export class AnalysisRecorder {
       attempt,
       time: at,
       endTime: null,
-      messages: seqs.length,
+      messages: length,
       chars: total,
       tokens: estimateTokens(total),
       reusedMessages: reused,
-      reusedTokens: estimateTokens(cum[reused] as number),
-      reusedChars: cum[reused] as number,
+      reusedTokens: estimateTokens(reusedChars),
+      reusedChars,
       brokenBy,
       usage: null,
       usageFrom: null,
@@ -240,9 +282,9 @@ export class AnalysisRecorder {
     }
     this.requests.push(request);
     this.lines.push(line);
-    this.prev = { length: seqs.length, chars: total };
+    this.prev = { length, chars: total };
     this.snapStart = Infinity;
-    this.snap = [];
+    this.edits = [];
     this.cuts = [];
     this.headerAtPrev = this.header?.value;
     this.attempt = { turn, step, open: true, request };
@@ -251,40 +293,28 @@ export class AnalysisRecorder {
 
   private append(value: unknown, seq: number): void {
     const message = derivedMessage(value);
-    if (message === null) return;
-    this.msgSeqs.push(seq);
-    this.cum.push((this.cum[this.cum.length - 1] as number) + size(message));
-    this.bearing.add(seq);
+    this.list.append(seq, message === null ? null : size(message), typedByUser(message));
   }
 
-  private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes, line: number | null): void {
-    const cut = this.cutOf(plan, nodes);
+  private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, line: number | null): void {
     const prev = this.prev;
-    if (prev !== null && cut < this.snapStart && cut < prev.length) {
-      // Positions before the earliest cut so far still hold the previous request's messages.
-      const end = Math.min(this.snapStart, prev.length);
-      this.snap = this.msgSeqs.slice(cut, end).concat(this.snap);
-      this.snapStart = cut;
-    }
-    const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - (this.cum[cut] as number)) : 0;
-    const kind = replacementKind(value);
-    const shadowedTexts: MessageTexts[] = [];
-    let removed = 0;
-    for (const s of plan.shadowed) {
-      if (!this.bearing.delete(s)) continue;
-      removed++;
-      // Only a summary's constraint count is wanted at load; the rest of the loss is on demand.
-      if (kind === 'compaction') shadowedTexts.push(messageTexts(derivedMessage(this.lookup(s))));
-    }
+    const list = this.list;
     const message = derivedMessage(value);
-    if (message === null) this.msgSeqs.splice(cut, removed);
-    else {
-      this.msgSeqs.splice(cut, removed, plan.seq);
-      this.bearing.add(plan.seq);
+    // The messages before the cut are untouched, so their size is the same before and after.
+    const { cut, removed, removedSizes, marked: typedRemoved } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
+    if (prev !== null) {
+      this.edits.push({ cut, removed, removedSizes, added: message === null ? 0 : 1 });
+      if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
     }
-    this.resize(cut, removed, message === null ? null : size(message));
+    const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - list.sizeBefore(cut)) : 0;
+    const kind = replacementKind(value);
+    // Only a summary's constraint count is wanted at load (the rest of the loss is on demand),
+    // and only typed messages hold constraints: the others' texts would add none.
+    const shadowedTexts: MessageTexts[] = kind === 'compaction' ? typedRemoved.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
     this.cuts.push({ seq: plan.seq, cut });
-    const constraints = kind === 'compaction' ? measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints : null;
+    // With no typed message shadowed there is no constraint to look for in the summary.
+    const constraints: [number, number] | null =
+      kind !== 'compaction' ? null : shadowedTexts.length === 0 ? [0, 0] : measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints;
     this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
     const [kept, total] = constraints ?? [0, 0];
     if (total > 0 && kept === 0) {
@@ -296,31 +326,6 @@ export class AnalysisRecorder {
         message: `compaction checkpoint at seq ${plan.seq} keeps none of the ${total} explicit user constraint${total === 1 ? '' : 's'} it shadowed`,
       });
     }
-  }
-
-  /**
-   * Where a replace cuts the message list: at its first shadowed message, or, when it shadowed
-   * none, just after the last message before its range (nodes before the range are untouched
-   * by it, so they read the same after it).
-   */
-  private cutOf(plan: Extract<Plan, { kind: 'replace' }>, nodes: SurfaceNodes): number {
-    for (const s of plan.shadowed) if (this.bearing.has(s)) return this.msgSeqs.indexOf(s);
-    for (let i = plan.startIdx - 1; i >= 0; i--) {
-      const seq = nodes.at(i) as number;
-      if (this.bearing.has(seq)) return this.msgSeqs.indexOf(seq) + 1;
-    }
-    return 0;
-  }
-
-  /** Redo the running sizes from `cut`: `removed` messages gone there, one of `added` characters in their place. */
-  private resize(cut: number, removed: number, added: number | null): void {
-    const cum = this.cum;
-    const sizes: number[] = [];
-    for (let i = cut + removed; i < cum.length - 1; i++) sizes.push((cum[i + 1] as number) - (cum[i] as number));
-    cum.length = cut + 1;
-    let n = cum[cut] as number;
-    if (added !== null) cum.push((n += added));
-    for (const x of sizes) cum.push((n += x));
   }
 
   /** Close the pass (adds the cache findings, which need each request's recorded usage). */

@@ -33,16 +33,17 @@ const MAX_TYPES = 65535;
 export class ColumnsBuilder {
   private readonly typeIds = new Map<string, number>([[NO_TYPE, 0]]);
   private readonly types: string[] = [NO_TYPE];
-  /** Type id in the low 16 bits, op code above: one push per event instead of two. */
-  private readonly typeOp = new GrowArray(Int32Array);
+  /**
+   * Type ids and op codes, written in place in their final types (a packed Int32 column
+   * converted at the end held both forms at once: 7 bytes per event at the peak, not 3).
+   */
+  private idColumn = new Uint16Array(1024);
+  private ops = new Uint8Array(1024);
+  private count = 0;
   private readonly time = new GrowArray(Float64Array);
   private readonly sourceOffset = new GrowArray(Int32Array);
   private readonly sources = new GrowArray(Int32Array);
   private chunkType: number | null = null;
-  /** {@link snapshot}'s unpacked type ids and op codes, and how many events they hold. */
-  private snapTypeId = new Uint16Array(0);
-  private snapOp = new Uint8Array(0);
-  private snapCount = 0;
 
   constructor() {
     this.sourceOffset.push(0);
@@ -61,6 +62,31 @@ export class ColumnsBuilder {
     return id;
   }
 
+  /** Make room for `count` events in one allocation per column (an estimate of the log's total). */
+  reserve(count: number): void {
+    this.room(count);
+    this.time.reserve(count);
+    this.sourceOffset.reserve(count + 1);
+  }
+
+  /** Room for `capacity` type ids and op codes. */
+  private room(capacity: number): void {
+    if (capacity <= this.idColumn.length) return;
+    const typeIds = new Uint16Array(capacity);
+    typeIds.set(this.idColumn.subarray(0, this.count));
+    const ops = new Uint8Array(capacity);
+    ops.set(this.ops.subarray(0, this.count));
+    this.idColumn = typeIds;
+    this.ops = ops;
+  }
+
+  private push(typeId: number, code: number): void {
+    if (this.count === this.idColumn.length) this.room(this.count * 2);
+    this.idColumn[this.count] = typeId;
+    this.ops[this.count] = code;
+    this.count++;
+  }
+
   /** Record one event. */
   add(value: any): void {
     const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -76,7 +102,7 @@ export class ColumnsBuilder {
           : op !== null && typeof op === 'object' && op.op === 'replace'
             ? OpCode.Replace
             : OpCode.Invalid;
-    this.typeOp.push(typeId | (code << 16));
+    this.push(typeId, code);
     const src = isObject ? value.sourceEventSeqs : undefined;
     if (Array.isArray(src)) {
       for (const x of src) if (Number.isSafeInteger(x) && x >= 0 && x < 2 ** 31) this.sources.push(x);
@@ -90,65 +116,43 @@ export class ColumnsBuilder {
    */
   addPackedRow(members: PackedMembers): void {
     this.chunkType ??= this.intern('assistant/chunk');
-    const code = this.chunkType | (OpCode.None << 16);
+    const type = this.chunkType;
     const offset = this.sources.length;
     const n = members.length;
     for (let k = 0; k < n; k++) {
       this.time.push(members.time(k));
-      this.typeOp.push(code);
+      this.push(type, OpCode.None);
       this.sourceOffset.push(offset);
     }
   }
 
   /**
-   * The columns so far, for a session that goes on growing: views of the builder's arrays (valid
-   * until the next event) and the type ids and op codes unpacked since the last call, so a call
-   * costs what was added since. The builder stays usable.
+   * The columns so far, for a session that goes on growing: views of the builder's arrays, valid
+   * until the next event (a push may move a column to a larger array). The builder stays usable.
    */
   snapshot(): EventColumns {
-    const n = this.typeOp.length;
-    if (n > this.snapTypeId.length) {
-      const capacity = Math.max(1024, n * 2);
-      const typeId = new Uint16Array(capacity);
-      typeId.set(this.snapTypeId.subarray(0, this.snapCount));
-      const op = new Uint8Array(capacity);
-      op.set(this.snapOp.subarray(0, this.snapCount));
-      this.snapTypeId = typeId;
-      this.snapOp = op;
-    }
-    const packed = this.typeOp.raw();
-    for (let i = this.snapCount; i < n; i++) {
-      const v = packed[i] as number;
-      this.snapTypeId[i] = v & 0xffff;
-      this.snapOp[i] = v >>> 16;
-    }
-    this.snapCount = n;
+    const n = this.count;
     const view = <T extends Int32Array | Float64Array>(a: GrowArray<T>): T => a.raw().subarray(0, a.length) as T;
     return {
-      typeId: this.snapTypeId.subarray(0, n),
+      typeId: this.idColumn.subarray(0, n),
       types: this.types,
       time: view(this.time),
-      op: this.snapOp.subarray(0, n),
+      op: this.ops.subarray(0, n),
       sourceOffset: view(this.sourceOffset),
       sources: view(this.sources),
     };
   }
 
   finish(): EventColumns {
-    const packed = this.typeOp.raw();
-    const n = this.typeOp.length;
-    const typeId = new Uint16Array(n);
-    const op = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      const v = packed[i] as number;
-      typeId[i] = v & 0xffff;
-      op[i] = v >>> 16;
-    }
+    const n = this.count;
+    // As `GrowArray.finish`: a view when at most an eighth is unused (never written), else a copy.
+    const trim = <T extends Uint16Array | Uint8Array>(a: T): T =>
+      (a.length - n <= a.length >>> 3 ? a.subarray(0, n) : a.slice(0, n)) as T;
     return {
-      typeId,
+      typeId: trim(this.idColumn),
+      op: trim(this.ops),
       types: this.types,
       time: this.time.finish(),
-      op,
       sourceOffset: this.sourceOffset.finish(),
       sources: this.sources.finish(),
     };

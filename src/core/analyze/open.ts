@@ -218,7 +218,14 @@ function stepOf(ctx: Context): number {
   return Math.min(ctx.options.chunkBytes ?? DEFAULT_CHUNK, BUDGET_STEP);
 }
 
-function pipelineFor(text: ByteBuffer, path: string, ctx: Context, container: ContainerForm, detectArray = false): TextPipeline {
+function pipelineFor(
+  text: ByteBuffer,
+  path: string,
+  ctx: Context,
+  container: ContainerForm,
+  detectArray = false,
+  expectedBytes?: number,
+): TextPipeline {
   const { checkpointEvery, memoryLimitName } = ctx.options;
   return new TextPipeline({
     path,
@@ -227,6 +234,7 @@ function pipelineFor(text: ByteBuffer, path: string, ctx: Context, container: Co
     budget: ctx.budget,
     step: stepOf(ctx),
     detectArray,
+    ...(expectedBytes !== undefined ? { expectedBytes } : {}),
     ...(checkpointEvery !== undefined ? { checkpointEvery } : {}),
     ...(memoryLimitName !== undefined ? { memoryLimitName } : {}),
   });
@@ -282,7 +290,8 @@ async function openText(
   ctx: Context,
   fill: (() => Promise<boolean>) | null = null,
 ): Promise<SessionAnalysis[]> {
-  const pipeline = pipelineFor(text, path, ctx, 'none');
+  // Raw text wrapped whole, or sized from a known length: its capacity is its final length.
+  const pipeline = pipelineFor(text, path, ctx, 'none', false, fill === null || ctx.totalBytes === text.capacity ? text.capacity : undefined);
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
   let more = fill !== null;
   let scanned = 0;

@@ -21,6 +21,11 @@ import { diagnosticsForScan } from './scan-diagnostics';
 import { SessionAnalyzer } from './session';
 import type { SessionAnalysis } from './session';
 
+/** Text scanned before the per-event columns are sized from its events per byte. */
+const RESERVE_AFTER = 4 << 20;
+/** Over the estimate, so that a log a little denser later on still fits without doubling. */
+const RESERVE_MARGIN = 1.03;
+
 /** Options of a {@link TextPipeline}. */
 export interface PipelineOptions {
   /** Display path of the input (stream-json sessions add `#sessionId`). */
@@ -37,6 +42,11 @@ export interface PipelineOptions {
   checkpointEvery?: number;
   /** What the limit is called in a stop message. */
   memoryLimitName?: string;
+  /**
+   * The logical text's final length when known (raw JSONL: the input's), so the per-event
+   * columns can be allocated once from the events per byte of the first megabytes.
+   */
+  expectedBytes?: number;
   /**
    * Tell a JSON array from JSONL by the text's first non-blank byte before scanning (log-format.md
    * §1.1 row 3, inside gzip): while it is undecided or `[`, appended text is held, not scanned.
@@ -176,11 +186,35 @@ export class TextPipeline {
   /** Scan the text up to byte `end` (default: all of it), under the budget. */
   advance(end = this.text.length): void {
     if (this.stopError !== null) return;
-    if (this.meter === null) this.scanner.advance(end);
-    else {
+    if (this.meter === null) {
+      this.scanner.advance(end);
+      this.reserve();
+    } else {
       const refused = this.meter.advance(end);
       if (refused !== null) this.stop(refused);
     }
+  }
+
+  private reserved = false;
+
+  /**
+   * Once the first {@link RESERVE_AFTER} bytes are scanned, size the one session's per-event
+   * columns for the whole text at the rate seen so far. Only without a budget (the budget
+   * counts what is held, not what is reserved) and when the text's length is known.
+   */
+  private reserve(): void {
+    const total = this.options.expectedBytes;
+    if (this.reserved || total === undefined) return;
+    const committed = this.scanner.committedBytes;
+    if (committed < Math.min(RESERVE_AFTER, total)) return;
+    this.reserved = true;
+    const sessions = this.scanner.sessions;
+    if (sessions.length !== 1 || committed <= 0) return;
+    const session = sessions[0] as TextSession;
+    const expected = Math.ceil((this.scanner.eventCount / committed) * total * RESERVE_MARGIN) + 1024;
+    // A reservation is at most a few bytes per byte of text: an odd first region cannot ask more.
+    const count = Math.min(expected, total + 1024);
+    this.found.get(session.log)?.analyzer.reserveEvents(count);
   }
 
   /** Memory ran out: stop where the scanner is (the first stop wins). */

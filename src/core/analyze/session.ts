@@ -138,12 +138,26 @@ export class SessionAnalyzer implements TextEventSink {
     if (options.baseSeq !== null) this.builder = new TimeTravelBuilder(this.baseSeq);
   }
 
+  /**
+   * Make room for about `count` events in the per-event columns, each in one allocation: grown
+   * by doubling instead, every column leaves its earlier copies behind as garbage (as much
+   * again as the column) until a full collection. A low estimate only means doubling after it.
+   */
+  reserveEvents(count: number): void {
+    this.columns.reserve(count);
+    this.builder?.reserveEvents(count);
+    this.reserved = count;
+  }
+
+  private reserved = 0;
+
   /** `text`: the line the event came from, when there is one (see {@link EventCheck.event}). */
   event(value: unknown, index: number, origin: EventOrigin, text?: string): void {
     if (!this.builder) {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
       this.baseSeq = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
       this.builder = new TimeTravelBuilder(this.baseSeq);
+      if (this.reserved > 0) this.builder.reserveEvents(this.reserved);
     }
     this.columns.add(value);
     if (this.error === null) this.fold(value, index, origin);
@@ -152,7 +166,7 @@ export class SessionAnalyzer implements TextEventSink {
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
     if (this.analytics) {
-      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, this.state.nodes, line);
+      if (this.lastPlanIndex === index && this.lastPlan) this.analytics.event(value, this.baseSeq + index, this.lastPlan, line);
       else this.analytics.stop();
     }
   }

@@ -29,14 +29,20 @@ const LF = 0x0a;
 /** A long row is decoded this much at a time when it is only measured. */
 const MEASURE_PIECE = 1 << 20;
 
-/** Event storage backed by the logical text. */
+/**
+ * Event storage backed by the logical text. Per row (line) it keeps its byte offset, line,
+ * kind and first event; an event's row is found by binary search over the rows' first events
+ * (a row's events are consecutive), and its member index is its distance from that first
+ * event. Nothing is kept per event: a packed log has about ten events per row.
+ */
 export class LineLog implements EventLog {
   private readonly text: ByteBuffer;
   private readonly rowStart = new GrowArray(Int32Array);
   private readonly rowLine = new GrowArray(Int32Array);
   private readonly rowKind = new GrowArray(Int32Array);
-  private readonly eventRow = new GrowArray(Int32Array);
-  private readonly eventMember = new GrowArray(Int32Array);
+  /** Index of each row's first event (the event count when it was added, for a row without one). */
+  private readonly rowFirst = new GrowArray(Int32Array);
+  private events = 0;
 
   /**
    * An envelope-projected snapshot (log-format.md §1.2 step 9a): each parsed record gets the
@@ -51,7 +57,7 @@ export class LineLog implements EventLog {
   }
 
   get length(): number {
-    return this.eventRow.length;
+    return this.events;
   }
 
   /** Register a row (a line of the logical text). Returns its row id. */
@@ -59,27 +65,46 @@ export class LineLog implements EventLog {
     this.rowStart.push(start);
     this.rowLine.push(line);
     this.rowKind.push(kind);
+    this.rowFirst.push(this.events);
     return this.rowStart.length - 1;
   }
 
-  /** Register the next event as member `member` (-1 for the whole row) of row `row`. */
+  /**
+   * Register the next event as member `member` (-1 for the whole row) of row `row`, the last row
+   * added: a row's events are added right after it, members in order from 0.
+   */
   addEvent(row: number, member: number): void {
-    this.eventRow.push(row);
-    this.eventMember.push(member);
-  }
-
-  /** Register the next `count` events as members 0…count-1 of row `row`. */
-  addEvents(row: number, count: number): void {
-    for (let k = 0; k < count; k++) {
-      this.eventRow.push(row);
-      this.eventMember.push(k);
+    if (row !== this.rowStart.length - 1 || (member >= 0 && member !== this.events - this.rowFirst.get(row))) {
+      throw new Error(`LineLog: event ${this.events} is not the next one of the last row`);
     }
+    this.events++;
   }
 
-  /** Forget events from index `length` on (used when a line's events are dropped). */
-  truncateEvents(length: number): void {
-    this.eventRow.truncate(length);
-    this.eventMember.truncate(length);
+  /** Register the next `count` events as members 0…count-1 of row `row` (the last row added). */
+  addEvents(row: number, count: number): void {
+    if (row !== this.rowStart.length - 1 || this.events !== this.rowFirst.get(row)) {
+      throw new Error(`LineLog: events from ${this.events} are not the first ones of the last row`);
+    }
+    this.events += count;
+  }
+
+  /** The row holding event `i` (the last row whose first event is at or before it). */
+  private rowOf(i: number): number {
+    const first = this.rowFirst.raw();
+    let lo = 0;
+    let hi = this.rowFirst.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((first[mid] as number) <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Member index of event `i` in its row (-1 when the row is the event). */
+  private memberOf(i: number, row: number): number {
+    const kind = this.rowKind.get(row);
+    return kind === RowKind.Packed || kind === RowKind.ArrayElement ? i - this.rowFirst.get(row) : -1;
   }
 
   /** End of a row: its LF (rows are complete lines), found on demand rather than stored. */
@@ -94,13 +119,13 @@ export class LineLog implements EventLog {
   }
 
   event(i: number): unknown {
-    return this.eventFrom(i, this.rowText(this.eventRow.get(i)));
+    return this.eventFrom(i, this.rowText(this.rowOf(i)));
   }
 
   /** Event `i`, parsed from `text`, the text of its row. */
   private eventFrom(i: number, text: string): unknown {
-    const row = this.eventRow.get(i);
-    const member = this.eventMember.get(i);
+    const row = this.rowOf(i);
+    const member = this.memberOf(i, row);
     const value = this.parseRow(text, i - Math.max(member, 0));
     switch (this.rowKind.get(row) as RowKind) {
       case RowKind.Plain:
@@ -128,8 +153,8 @@ export class LineLog implements EventLog {
    * `event(i)` at a time would parse the whole row once per member.
    */
   rowEvents(i: number): unknown[] {
-    const row = this.eventRow.get(i);
-    const value = this.parseRow(this.rowText(row), i - Math.max(this.eventMember.get(i), 0));
+    const row = this.rowOf(i);
+    const value = this.parseRow(this.rowText(row), i - Math.max(this.memberOf(i, row), 0));
     switch (this.rowKind.get(row) as RowKind) {
       case RowKind.Plain:
         return [value];
@@ -145,17 +170,17 @@ export class LineLog implements EventLog {
   }
 
   origin(i: number): EventOrigin {
-    const row = this.eventRow.get(i);
-    return { line: this.rowLine.get(row), byte: this.rowStart.get(row), member: this.eventMember.get(i) };
+    const row = this.rowOf(i);
+    return { line: this.rowLine.get(row), byte: this.rowStart.get(row), member: this.memberOf(i, row) };
   }
 
   /** 1-based line of event `i`. */
   line(i: number): number {
-    return this.rowLine.get(this.eventRow.get(i));
+    return this.rowLine.get(this.rowOf(i));
   }
 
   raw(i: number): string {
-    return this.rowText(this.eventRow.get(i));
+    return this.rowText(this.rowOf(i));
   }
 
   rawPreview(i: number, maxChars: number): RawPreview {
@@ -187,7 +212,7 @@ export class LineLog implements EventLog {
    * is a fresh string, so keeping it does not keep the row's text alive.
    */
   rawAndEvent(i: number, maxChars: number): { raw: RawPreview; event: () => unknown } {
-    const text = this.rowText(this.eventRow.get(i));
+    const text = this.rowText(this.rowOf(i));
     const raw: RawPreview =
       text.length <= maxChars
         ? { text, length: text.length }
@@ -222,7 +247,7 @@ export class LineLog implements EventLog {
 
   /** Byte range of the row holding event `i` in the logical text. */
   rowRange(i: number): { start: number; end: number } {
-    const row = this.eventRow.get(i);
+    const row = this.rowOf(i);
     return { start: this.rowStart.get(row), end: this.rowEnd(row) };
   }
 
@@ -233,7 +258,7 @@ export class LineLog implements EventLog {
 
   /** Approximate retained memory in bytes (text excluded: it may be shared). */
   columnBytes(): number {
-    return this.rowStart.length * 12 + this.eventRow.length * 8;
+    return this.rowStart.length * 16;
   }
 }
 

@@ -72,6 +72,11 @@ export class TimeTravelBuilder {
     return this.nodeOfEvent.get(seq - this.baseSeq);
   }
 
+  /** Make room for `count` events in one allocation (an estimate of the log's total). */
+  reserveEvents(count: number): void {
+    this.nodeOfEvent.reserve(count);
+  }
+
   /** Record `count` events from the next index on that the fold accepted as log-only. */
   addLogOnly(count: number): void {
     for (let k = 0; k < count; k++) this.nodeOfEvent.push(-1);
@@ -691,7 +696,7 @@ export class TimeTravelIndex {
    *   index into {@link nodeSeqs})
    */
   curve(sizeOf?: (seq: number, node: number) => number): ContextCurve {
-    this.messageCurve ??= Int32Array.from(this.sweep((node) => this.c.message[node] as number));
+    this.messageCurve ??= this.messageSweep();
     const seqs = this.c.nodeSeq;
     if (sizeOf && !this.byteCurve) {
       if (this.replSteps === null) this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number, node));
@@ -729,9 +734,43 @@ export class TimeTravelIndex {
     return this.c.nodeSeq;
   }
 
+  /**
+   * The message curve: {@link sweep} for the 0/1 message weights, in one Int32 array (the
+   * deltas summed in place) rather than two Float64 arrays and a copy.
+   */
+  private messageSweep(): Int32Array {
+    const c = this.c;
+    const steps = c.steps;
+    const out = new Int32Array(steps + 2);
+    for (let node = 0; node < c.nodeSeq.length; node++) {
+      const enter = c.enter[node] as number;
+      if (enter > steps || c.message[node] !== 1) continue;
+      out[enter] = (out[enter] as number) + 1;
+      const leave = Math.min(c.leave[node] as number, steps + 1);
+      out[leave] = (out[leave] as number) - 1;
+    }
+    for (let k = 1; k <= steps; k++) out[k] = (out[k] as number) + (out[k - 1] as number);
+    return out.subarray(0, steps + 1);
+  }
+
+  /** Whether {@link messagesAt} was asked once already (the first answer is counted directly). */
+  private messagesAsked = false;
+
   /** Derived model messages after `step` events. */
   messagesAt(step: number): number {
-    return this.curve().messages[this.clampStep(step)] as number;
+    const k = this.clampStep(step);
+    if (this.messageCurve === null && !this.messagesAsked) {
+      // One question (check's final count) is answered by counting the nodes alive at `k`; the
+      // curve, built from the second question on, answers every later one in O(1).
+      this.messagesAsked = true;
+      const c = this.c;
+      let count = 0;
+      for (let node = 0; node < c.nodeSeq.length; node++) {
+        if (c.message[node] === 1 && (c.enter[node] as number) <= k && (c.leave[node] as number) > k) count++;
+      }
+      return count;
+    }
+    return this.curve().messages[k] as number;
   }
 
   /** True when the node for `seq` projects to a model message. */

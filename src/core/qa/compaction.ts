@@ -19,6 +19,7 @@ import type { PackedMembers } from '../decode/packed';
 import { SURFACE_TYPES } from '../fold/errors';
 import type { Plan } from '../fold/surface';
 import type { Diagnostic, Severity } from '../model';
+import { SeqTable } from '../util/seq-table';
 import type { QaFoldContext } from './context';
 import type { Declaration, NodeInfo, Rec } from './shapes';
 import {
@@ -154,7 +155,7 @@ export class CompactionQaCheck implements EventCheck {
    * appends and replaces the fold applies (surface.md §3.3). Surface order, needed only to list
    * split tool-call pairs, comes from the fold's own nodes (`ctx.nodes().indexOf`).
    */
-  private readonly surface = new Map<number, NodeInfo>();
+  private readonly surface = new SeqTable<NodeInfo>();
   /** The current nodes answering each tool call id (`NodeInfo.result`). */
   private readonly resultOwners: Owners = new Map();
   /** The current nodes making each tool call (`NodeInfo.calls`). */

@@ -16,9 +16,35 @@ const ASCII_EXTRA = new Uint8Array(128);
 for (let c = 0; c < 0x20; c++) ASCII_EXTRA[c] = 5; // \u00XX
 for (const c of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) ASCII_EXTRA[c] = 1; // \b \t \n \f \r \" \\
 
+// Control characters are what these patterns are about.
+/* eslint-disable no-control-regex */
+/** Any code unit `JSON.stringify` escapes, or a surrogate (which it may). */
+const ANY_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A code unit written as `\u00XX` or a surrogate: the cases only the loop measures. */
+const RARE_ESCAPE = /[\u0000-\u0007\u000b\u000e-\u001f\ud800-\udfff]/;
+/* eslint-enable no-control-regex */
+/** The code units written with a two-character escape (`\"`, `\\`, `\n`, …). */
+const SHORT_ESCAPES = ['\n', '"', '\\', '\t', '\r', '\b', '\f'];
+/** Below this length the loop is as fast as the native scans. */
+const SCAN_FROM = 64;
+
+function occurrences(s: string, unit: string): number {
+  let n = 0;
+  for (let i = s.indexOf(unit); i !== -1; i = s.indexOf(unit, i + 1)) n++;
+  return n;
+}
+
 /** Exact length of `JSON.stringify(s)` for a string (quotes and escapes included). */
 export function jsonStringLength(s: string): number {
   const length = s.length;
+  if (length >= SCAN_FROM && !RARE_ESCAPE.test(s)) {
+    // Long texts (tool results, files) are measured with the engine's own scans: each code
+    // unit that needs escaping then has a two-character escape, one extra character.
+    if (!ANY_ESCAPE.test(s)) return length + 2;
+    let n = length + 2;
+    for (const unit of SHORT_ESCAPES) n += occurrences(s, unit);
+    return n;
+  }
   let n = length + 2;
   for (let i = 0; i < length; i++) {
     const c = s.charCodeAt(i);

@@ -42,7 +42,7 @@ export class GrowArray<T extends TypedArray> {
     this.data[index] = value;
   }
 
-  /** Make room for at least `capacity` values. */
+  /** Make room for at least `capacity` values (in one allocation: no doubling copies after it). */
   reserve(capacity: number): void {
     if (capacity <= this.data.length) return;
     const next = new this.ctor(capacity);
@@ -50,9 +50,16 @@ export class GrowArray<T extends TypedArray> {
     this.data = next;
   }
 
-  /** A trimmed copy-free view when full, else a trimmed copy. The builder should not be reused. */
+  /**
+   * The values: the array itself when full, a view when at most an eighth of it is unused (a
+   * reservation sized from an estimate: its unused end was never written, so it takes no
+   * memory, where a trimmed copy would hold every value twice until collected), else a trimmed
+   * copy. The builder should not be reused.
+   */
   finish(): T {
-    if (this.size === this.data.length) return this.data;
+    const capacity = this.data.length;
+    if (this.size === capacity) return this.data;
+    if (capacity - this.size <= capacity >>> 3) return this.data.subarray(0, this.size) as T;
     return this.data.slice(0, this.size) as T;
   }
 
@@ -87,6 +94,11 @@ export class ByteBuffer {
 
   get length(): number {
     return this.size;
+  }
+
+  /** Bytes allocated: the final size of a text wrapped whole or sized from a known length. */
+  get capacity(): number {
+    return this.data.length;
   }
 
   /**

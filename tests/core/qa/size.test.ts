@@ -20,6 +20,8 @@ const STRINGS = [
 
 const VALUES: unknown[] = [
   ...STRINGS,
+  // The same inside long texts.
+  ...STRINGS.map((text) => `${text}${'x'.repeat(150)}${text}`),
   0,
   -0,
   1.5,
