@@ -7,7 +7,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { openBytes } from '../src/core/analyze/open';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
-import { decodeZstdLog } from '../src/core/decode/zstd';
+import { decodeZstdLog } from '../tests/support/zstd-log';
 import { sessionQueries } from '../src/worker/query';
 
 const [task, file] = process.argv.slice(2);
