@@ -9,6 +9,9 @@ export default defineConfig({
   // The follow server only answers under /__follow/ (browser tests of live follow).
   plugins: [react(), followServer()],
   worker: { format: 'es' },
+  // The binary fixtures (an export ZIP, Zstandard files) are imported as data URLs by the tests
+  // that open them on the in-process engine (`tests/support/test-engine.ts`).
+  assetsInclude: ['**/*.zip', '**/*.zstd'],
   server: { fs: { allow: ['..'] } },
   // Pre-bundle every dependency the browser tests reach, so a cold cache (a fresh clone in CI)
   // does not make Vite discover one mid-run and reload the page under the tests.

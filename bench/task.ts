@@ -11,7 +11,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sessionCheck } from '../src/cli/check/check-file';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../src/core/decode/packed';
-import { decodeZstdLog } from '../src/core/decode/zstd';
+import { decodeZstdLog } from '../tests/support/zstd-log';
 import { openLogFile } from '../src/node/store';
 import { sessionQueries } from '../src/worker/query';
 

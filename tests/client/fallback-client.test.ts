@@ -4,7 +4,7 @@ import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import { WorkerCoreClient } from '../../src/client/WorkerCoreClient';
 import type { WorkerLike } from '../../src/client/WorkerCoreClient';
 import { EngineDeadError } from '../../src/client/errors';
-import { FakeCoreClient } from '../support/fake-client';
+import { TestEngine, openFixture } from '../support/test-engine';
 
 const filter = { families: [], surfaceOnly: false };
 
@@ -27,16 +27,17 @@ class BrokenWorker extends EventTarget implements WorkerLike {
 
 describe('FallbackCoreClient', () => {
   it('uses the worker engine when it answers the handshake', async () => {
-    const worker = new FakeCoreClient();
+    const worker = new TestEngine();
+    await openFixture(worker);
     let fallbacks = 0;
     const client = new FallbackCoreClient(
       () => new InProcessCoreClient(worker),
       () => {
         fallbacks++;
-        return new InProcessCoreClient(new FakeCoreClient());
+        return new InProcessCoreClient(new TestEngine());
       },
     );
-    const rows = await client.rows({ session: 0, step: 30, filter, start: 0, count: 2 });
+    const rows = await client.rows({ session: 0, step: 54, filter, start: 0, count: 2 });
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1]);
     expect(client.mode).toBe('worker');
     expect(client.engineHome).toBe('worker');
@@ -47,13 +48,14 @@ describe('FallbackCoreClient', () => {
 
   it('runs the engine on the page when the worker reports an error before its handshake', async () => {
     let broken: BrokenWorker | null = null;
-    const local = new FakeCoreClient();
+    const local = new TestEngine();
+    await openFixture(local);
     const client = new FallbackCoreClient(
       () => new WorkerCoreClient({ createWorker: () => (broken = new BrokenWorker('Failed to fetch worker script')) }),
       () => new InProcessCoreClient(local),
     );
     // A request made while the worker is starting goes to the engine that answers.
-    const rows = await client.rows({ session: 0, step: 30, filter, start: 0, count: 3 });
+    const rows = await client.rows({ session: 0, step: 54, filter, start: 0, count: 3 });
     expect(rows.rows.map((r) => r.seq)).toEqual([0, 1, 2]);
     expect(client.mode).toBe('in-process');
     expect(client.engineHome).toBe('page');
@@ -66,7 +68,7 @@ describe('FallbackCoreClient', () => {
   it('runs the engine on the page when the worker cannot even be constructed', async () => {
     const client = new FallbackCoreClient(
       () => new WorkerCoreClient({ createWorker: () => { throw new Error('Worker scripts are blocked by policy'); } }),
-      () => new InProcessCoreClient(new FakeCoreClient()),
+      () => new InProcessCoreClient(new TestEngine()),
     );
     await client.ready;
     expect(client.mode).toBe('in-process');
@@ -88,13 +90,13 @@ describe('FallbackCoreClient', () => {
   });
 
   it('does not fall back once the worker has answered: its later death is the client\'s death', async () => {
-    const worker = new InProcessCoreClient(new FakeCoreClient());
+    const worker = new InProcessCoreClient(new TestEngine());
     let fallbacks = 0;
     const client = new FallbackCoreClient(
       () => worker,
       () => {
         fallbacks++;
-        return new InProcessCoreClient(new FakeCoreClient());
+        return new InProcessCoreClient(new TestEngine());
       },
     );
     await client.ready;
@@ -108,7 +110,7 @@ describe('FallbackCoreClient', () => {
   });
 
   it('terminate() during the handshake stops the worker and starts nothing else', async () => {
-    const local = new FakeCoreClient();
+    const local = new TestEngine();
     local.hold();
     let fallbacks = 0;
     const worker = new InProcessCoreClient(local);
@@ -116,7 +118,7 @@ describe('FallbackCoreClient', () => {
       () => worker,
       () => {
         fallbacks++;
-        return new InProcessCoreClient(new FakeCoreClient());
+        return new InProcessCoreClient(new TestEngine());
       },
     );
     const pending = client.rows({ session: 0, step: 1, filter, start: 0, count: 1 });

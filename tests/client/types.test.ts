@@ -5,13 +5,13 @@ import type { CoreClient } from '../../src/client/CoreClient';
 import type { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import type { WorkerCoreClient } from '../../src/client/WorkerCoreClient';
 import type { CoreApi, RowWindow, SurfaceWindow } from '../../src/protocol/protocol';
-import type { FakeCoreClient } from '../support/fake-client';
+import type { TestEngine } from '../support/test-engine';
 
 describe('client types', () => {
   it('every client is a CoreClient, and a CoreClient is the engine API plus a life cycle', () => {
     expectTypeOf<WorkerCoreClient>().toMatchTypeOf<CoreClient>();
     expectTypeOf<InProcessCoreClient>().toMatchTypeOf<CoreClient>();
-    expectTypeOf<FakeCoreClient>().toMatchTypeOf<CoreClient>();
+    expectTypeOf<TestEngine>().toMatchTypeOf<CoreClient>();
     expectTypeOf<CoreClient>().toMatchTypeOf<CoreApi>();
     expectTypeOf<CoreClient['terminate']>().toEqualTypeOf<() => void>();
   });

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeZstdLog, initZstd } from '../../src/core/decode/zstd';
+import { initZstd } from '../../src/core/decode/zstd';
+import { decodeZstdLog } from '../support/zstd-log';
 import { SessionStore } from '../../src/server/listing';
 import { nodeFs } from '../../src/server/store-fs';
 import { writeSampleStore } from '../../scripts/sample-store';

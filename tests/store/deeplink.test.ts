@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatDeepLink, parseDeepLink } from '../../src/store/deepLink';
-import { FakeLocation, loadedTestStore } from './helpers';
+import { FakeLocation, engineStoreWith } from './helpers';
+import { TestEngine, fixtureText, openFixture } from '../support/test-engine';
+
+/** The teaching sample's fingerprint, as the engine computes it (54 events, so step 54 is its end). */
+async function teachingFingerprint(): Promise<string> {
+  const { sessions } = await openFixture(new TestEngine());
+  return sessions[0]!.fingerprint;
+}
 
 describe('deep links', () => {
   it('parses and formats the hash', () => {
@@ -21,40 +28,43 @@ describe('deep links', () => {
   });
 
   it('applies the hash after a load, without warning for the same file', async () => {
-    const location = new FakeLocation('#step=12&seq=7&fp=fp-fake-0001');
-    const { store } = await loadedTestStore({}, { location });
+    const location = new FakeLocation(`#step=12&seq=7&fp=${await teachingFingerprint()}`);
+    const { store } = await engineStoreWith('teaching.jsonl', {}, { location });
     expect(store.getState().step).toBe(12);
     expect(store.getState().selectedSeq).toBe(7);
     expect(store.getState().deepLinkWarning).toBeNull();
   });
 
   it('warns when the link was made for another file, and still clamps into range', async () => {
+    const fingerprint = await teachingFingerprint();
     const location = new FakeLocation('#step=900&seq=3&fp=another');
-    const { store } = await loadedTestStore({}, { location });
-    expect(store.getState().step).toBe(30);
+    const { store } = await engineStoreWith('teaching.jsonl', {}, { location });
+    expect(store.getState().step).toBe(54);
     expect(store.getState().selectedSeq).toBe(3);
-    expect(store.getState().deepLinkWarning).toMatch(/different file \(fingerprint another, this one is fp-fake-0001\)/);
+    expect(store.getState().deepLinkWarning).toContain(`different file (fingerprint another, this one is ${fingerprint})`);
     store.getState().dismissDeepLinkWarning();
     expect(store.getState().deepLinkWarning).toBeNull();
   });
 
   it('writes the hash as the cursor moves (debounced) and does not re-apply its own hash', async () => {
+    const fingerprint = await teachingFingerprint();
     const location = new FakeLocation();
-    const { store, scheduler } = await loadedTestStore({}, { location });
+    const { store, scheduler } = await engineStoreWith('teaching.jsonl', {}, { location });
     store.getState().goTo(5);
     store.getState().goTo(6);
     expect(location.writes).toEqual([]);
     scheduler.advance(300);
-    expect(location.writes).toEqual(['#step=6&seq=5&fp=fp-fake-0001']);
-    await store.getState().openSource({ kind: 'text', name: 'other.jsonl', text: '1' });
-    expect(store.getState().step).toBe(30);
+    expect(location.writes).toEqual([`#step=6&seq=5&fp=${fingerprint}`]);
+    await store.getState().openSource({ kind: 'text', name: 'nested.jsonl', text: fixtureText('nested.jsonl') });
+    expect(store.getState().step).toBe(729);
     expect(store.getState().deepLinkWarning).toBeNull();
   });
 
   it('follows a hash the user changes after the load, and stops listening when disposed', async () => {
+    const fingerprint = await teachingFingerprint();
     const location = new FakeLocation();
-    const { store } = await loadedTestStore({}, { location });
-    location.userSets('#step=4&seq=2&fp=fp-fake-0001');
+    const { store } = await engineStoreWith('teaching.jsonl', {}, { location });
+    location.userSets(`#step=4&seq=2&fp=${fingerprint}`);
     expect(store.getState().step).toBe(4);
     expect(store.getState().selectedSeq).toBe(2);
     expect(store.getState().deepLinkWarning).toBeNull();

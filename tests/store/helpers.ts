@@ -1,12 +1,10 @@
-/** Test doubles for the store's injected platform services, and a loaded test store. */
+/** Test doubles for the store's injected platform services, and test stores on the real engine. */
 import { createAppStore } from '../../src/store/createAppStore';
 import type { AppStore } from '../../src/store/createAppStore';
 import { memoryStorage } from '../../src/store/deps';
 import type { AppStoreDeps, LocationLike, Scheduler } from '../../src/store/deps';
-import { FakeCoreClient } from '../support/fake-client';
-import type { FakeClientOptions } from '../support/fake-client';
-import { TestEngine, fixtureText } from '../support/test-engine';
-import type { TestEngineOptions } from '../support/test-engine';
+import { TestEngine, fixtureText, logText } from '../support/test-engine';
+import type { LogEvent, TestEngineOptions } from '../support/test-engine';
 
 /** A manual clock: timers fire only when the test advances time. */
 export class FakeScheduler implements Scheduler {
@@ -62,28 +60,6 @@ export class FakeLocation implements LocationLike {
   }
 }
 
-export interface TestStore {
-  store: AppStore;
-  client: FakeCoreClient;
-  scheduler: FakeScheduler;
-  location: FakeLocation;
-}
-
-export function makeTestStore(options: FakeClientOptions = {}, deps: AppStoreDeps = {}): TestStore {
-  const client = new FakeCoreClient(options);
-  const scheduler = new FakeScheduler();
-  const location = deps.location instanceof FakeLocation ? deps.location : new FakeLocation();
-  const store = createAppStore(client, { storage: memoryStorage(), scheduler, location, ...deps });
-  return { store, client, scheduler, location };
-}
-
-/** A store with the fake session loaded (as if the user opened `teaching.jsonl`). */
-export async function loadedTestStore(options: FakeClientOptions = {}, deps: AppStoreDeps = {}): Promise<TestStore> {
-  const test = makeTestStore(options, deps);
-  await test.store.getState().openSource({ kind: 'text', name: 'teaching.jsonl', text: '{}' });
-  return test;
-}
-
 /** A test store on the real engine (see `tests/support/test-engine.ts`). */
 export interface EngineTestStore {
   store: AppStore;
@@ -105,4 +81,16 @@ export async function engineStoreWith(fixture = 'teaching.jsonl', options: TestE
   const test = makeEngineStore(options, deps);
   await test.store.getState().openSource({ kind: 'text', name: fixture, text: fixtureText(fixture) });
   return test;
+}
+
+/** A store on the real engine with a log's text opened as pasted text named `name`. */
+export async function engineStoreWithText(text: string, name: string, options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+  const test = makeEngineStore(options, deps);
+  await test.store.getState().openSource({ kind: 'text', name, text });
+  return test;
+}
+
+/** A store on the real engine with a log written by the test opened (`name` is its file name). */
+export function engineStoreWithLog(events: readonly LogEvent[], name = 'test.jsonl', options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+  return engineStoreWithText(logText(events), name, options, deps);
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PREFS_KEY, createAppStore } from '../../src/store/createAppStore';
 import { memoryStorage } from '../../src/store/deps';
-import { FakeCoreClient } from '../support/fake-client';
+import { TestEngine } from '../support/test-engine';
 import { FakeLocation, FakeScheduler } from './helpers';
 
 const make = (storage = memoryStorage()) =>
-  createAppStore(new FakeCoreClient(), { storage, location: new FakeLocation(), scheduler: new FakeScheduler() });
+  createAppStore(new TestEngine(), { storage, location: new FakeLocation(), scheduler: new FakeScheduler() });
 
 describe('prefs', () => {
   it('persists theme, pane sizes, speed and time mode to the injected storage, and nothing else', () => {
@@ -35,7 +35,7 @@ describe('prefs', () => {
   });
 
   it('uses the default theme given by the host', () => {
-    const store = createAppStore(new FakeCoreClient(), { storage: memoryStorage(), defaultTheme: 'dark' });
+    const store = createAppStore(new TestEngine(), { storage: memoryStorage(), defaultTheme: 'dark' });
     expect(store.getState().theme).toBe('dark');
   });
 });

@@ -8,11 +8,22 @@
 import type { CoreClient, DeadListener, EngineHome, StallListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
 import { CORE_METHODS } from '../../src/protocol/protocol';
-import type { CoreApi, CoreMethod, RowOfParams, RowsParams, RowWindow, TimelineRow } from '../../src/protocol/protocol';
+import type { CoreApi, CoreMethod, LoadSummary, RowOfParams, RowsParams, RowWindow, TimelineRow } from '../../src/protocol/protocol';
 import { createEngine } from '../../src/worker/engine';
 
 /** The project's text fixtures, bundled by Vite (the tests run in Node and in jsdom alike). */
 const FIXTURES = import.meta.glob<string>('../fixtures/*.jsonl', { query: '?raw', import: 'default', eager: true });
+
+/** The binary fixtures (an export ZIP, Zstandard files) as data URLs, bundled by Vite. */
+const BINARY_FIXTURES = import.meta.glob<string>(['../fixtures/*.zip', '../fixtures/*.zstd'], { query: '?inline', import: 'default', eager: true });
+
+/** The bytes of a binary project fixture (`tests/fixtures/<name>`). */
+export function fixtureBytes(name: string): Uint8Array<ArrayBuffer> {
+  const url = BINARY_FIXTURES[`../fixtures/${name}`];
+  if (url === undefined) throw new Error(`no binary fixture tests/fixtures/${name}`);
+  const binary = atob(url.slice(url.indexOf(',') + 1));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
 
 /** The text of a project fixture (`tests/fixtures/<name>`). */
 export function fixtureText(name: string): string {
@@ -26,6 +37,8 @@ export interface TestEngineOptions {
   syntheticRows?: number;
   /** Where the engine says it runs. @default 'worker' */
   engineHome?: EngineHome;
+  /** The protocol version `hello` answers (an engine of another build). @default the engine's own */
+  protocolVersion?: number;
 }
 
 export interface RecordedCall {
@@ -49,8 +62,10 @@ function requests(): abstract new () => CoreApi {
 /** A {@link CoreClient} over the real in-process engine, with test controls. */
 export class TestEngine extends requests() implements CoreClient {
   readonly calls: RecordedCall[] = [];
-  readonly engine: CoreApi = createEngine({ pause: async () => {} });
+  readonly engine: CoreApi = createEngine({ pause: () => this.loadGate?.wait ?? Promise.resolve() });
   private held: (() => void)[] | null = null;
+  /** While set, every yield of a running load (after each progress report) waits for it. */
+  private loadGate: { wait: Promise<void>; open: () => void } | null = null;
   private readonly pending = new Set<(error: Error) => void>();
   private readonly deadListeners = new Set<DeadListener>();
   private readonly stallListeners = new Set<StallListener>();
@@ -80,6 +95,32 @@ export class TestEngine extends requests() implements CoreClient {
     const queue = this.held ?? [];
     this.held = null;
     for (const go of queue) go();
+  }
+
+  /**
+   * A running load stops after its next progress report until {@link releaseLoad}, as a large
+   * file's would while it decodes (the real engine reports a small fixture too fast to watch).
+   */
+  holdLoad(): void {
+    if (this.loadGate) return;
+    let open = (): void => {};
+    const wait = new Promise<void>((resolve) => (open = resolve));
+    this.loadGate = { wait, open };
+  }
+
+  /** Lets a load held by {@link holdLoad} go on. */
+  releaseLoad(): void {
+    this.loadGate?.open();
+    this.loadGate = null;
+  }
+
+  /** Stops holding new requests but keeps those held so far; the returned function lets them through. */
+  detachHeld(): () => void {
+    const queue = this.held ?? [];
+    this.held = null;
+    return () => {
+      for (const go of queue) go();
+    };
   }
 
   get heldCount(): number {
@@ -155,11 +196,37 @@ export class TestEngine extends requests() implements CoreClient {
   }
 
   private answer(method: CoreMethod, args: unknown[]): Promise<unknown> {
+    const version = this.options.protocolVersion;
+    if (version !== undefined && method === 'hello') return Promise.resolve({ protocolVersion: version });
     const synthetic = this.options.syntheticRows;
     if (synthetic !== undefined && method === 'rows') return Promise.resolve(syntheticRows(synthetic, args[0] as RowsParams));
     if (synthetic !== undefined && method === 'rowOf') return Promise.resolve(Math.min((args[0] as RowOfParams).seq, synthetic - 1));
     return (this.engine[method] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
+}
+
+/** An event of a log written by a test (the wire form of a session log line). */
+export interface LogEvent {
+  seq: number;
+  type: string;
+  time: number;
+  data?: unknown;
+  surfaceOp?: 'append' | { op: 'replace'; start: number; end: number };
+  sourceEventSeqs?: number[];
+}
+
+/**
+ * The text of a session log holding `events` after a session header: a case no fixture has
+ * (a span of hundreds of messages, a block over the engine's clip), opened by the real engine.
+ */
+export function logText(events: readonly LogEvent[], id = 'test-log'): string {
+  const header = { type: 'session', version: 0, id, createdAt: 0, delegationDepth: 0 };
+  return [header, ...events].map((line) => JSON.stringify(line)).join('\n') + '\n';
+}
+
+/** Opens a project fixture on `client` as the user would (pasted text named after the file). */
+export function openFixture(client: CoreApi, fixture = 'teaching.jsonl'): Promise<LoadSummary> {
+  return client.open({ kind: 'text', name: fixture, text: fixtureText(fixture) }, () => {});
 }
 
 /** A window of `total` made-up rows: a million-row timeline without a million-event log. */

@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { App } from '../../src/ui/App';
 import { FakeLocation, engineStoreWith, makeEngineStore } from '../store/helpers';
-import { TestEngine, fixtureText } from '../support/test-engine';
-import { renderFixture, renderLoaded as renderOnFake, renderWith } from './harness';
+import { TestEngine, fixtureBytes, fixtureText } from '../support/test-engine';
+import { renderFixture, renderWith } from './harness';
 
 // The app on the real engine and the project's fixtures (the teaching sample: 54 events).
 const renderIdle = (ui: Parameters<typeof renderWith>[0]) => renderWith(ui, makeEngineStore());
@@ -99,8 +99,11 @@ describe('status region and banners', () => {
 
 describe('session picker', () => {
   it('lists the sessions of a ZIP and switches between them', async () => {
-    // (The fake engine's three sessions: the session list itself, not a ZIP's contents, is the point.)
-    const { store } = await renderOnFake(<App />, { sessions: 3 });
+    // The project's export: the root session and two subagents.
+    const test = makeEngineStore();
+    const zip = fixtureBytes('export.zip');
+    await test.store.getState().openSource({ kind: 'file', name: 'export.zip', file: new Blob([zip]) });
+    const { store } = renderWith(<App />, test);
     const nav = screen.getByRole('navigation', { name: 'Sessions' });
     const buttons = nav.querySelectorAll('button');
     expect(buttons).toHaveLength(3);

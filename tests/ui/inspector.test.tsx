@@ -2,8 +2,6 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
 import { Inspector } from '../../src/ui/panels/inspector/Inspector';
-import { loadedTestStore } from '../store/helpers';
-import { FAKE_EVENTS } from '../support/fake-client';
 import { makeEngineStore } from '../store/helpers';
 import { renderFixture, renderWith } from './harness';
 
@@ -90,18 +88,18 @@ describe('Inspector', () => {
     expect(test.client.callsTo('exportEvent').at(-1)?.args).toEqual([{ session, seq: 1 }]);
   });
 
-  it('states one figure for a clipped event, the one the raw pane shows, when more arrived than it renders', async () => {
-    // (A fake engine: the real one never sends more than the pane renders.) 25,000 characters arrive; the raw pane renders its first 20,000, and both say so.
-    const long = FAKE_EVENTS.map((e) => (e.seq === 15 ? { ...e, data: { role: 'user', content: [{ type: 'text', text: 'y'.repeat(40_000) }] } } : e));
-    const test = await loadedTestStore({ events: long, detailRawLimit: 25_000 });
+  it('states one figure for a clipped event, the one the raw pane shows, and renders only what arrived', async () => {
+    // 40,000 characters of text: the engine sends the first 20,000 of the raw line, the pane renders them.
+    const long = 'y'.repeat(40_000);
+    const test = await withLog(['hello', long]);
     renderWith(<Inspector />, test);
-    act(() => test.store.getState().select(15));
+    act(() => test.store.getState().select(1));
     const notice = await waitFor(() => within(inspector()).getByRole('note', { name: 'Clipped event' }));
-    const length = JSON.stringify(long[15]).length;
-    expect(notice.textContent).toContain(`clipped: showing 20,000 of ${length.toLocaleString('en-US')} characters of this event's raw line`);
+    const length = userLine(1, long).length.toLocaleString('en-US');
+    expect(notice.textContent).toContain(`clipped: showing 20,000 of ${length} characters of this event's raw line`);
     fireEvent.click(within(inspector()).getByText('Raw line'));
     const pane = inspector().querySelector('details.raw') as HTMLElement;
-    expect(pane.textContent).toContain(`clipped: showing 20,000 of ${length.toLocaleString('en-US')} characters`);
+    expect(pane.textContent).toContain(`clipped: showing 20,000 of ${length} characters`);
     expect(pane.querySelector('pre')?.textContent).toHaveLength(20_000 + 1);
   });
 

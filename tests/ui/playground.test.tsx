@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
 import { App } from '../../src/ui/App';
-import { loadedTestStore, makeTestStore } from '../store/helpers';
+import { engineStoreWith, makeEngineStore } from '../store/helpers';
 import { renderWith } from './harness';
 
 const playground = () => screen.getByRole('region', { name: 'Playground' });
@@ -15,7 +15,7 @@ const chooseTemplate = (label: string) => fireEvent.change(within(playground()).
 describe('Playground', () => {
   it('starts empty, appends from templates, refuses a bad candidate unchanged, undoes, redoes and exports', async () => {
     const download = vi.fn<(file: ExportFile) => void>();
-    const test = makeTestStore({}, { download });
+    const test = makeEngineStore({}, { download });
     renderWith(<App />, test);
     fireEvent.click(screen.getByRole('button', { name: 'Start empty' }));
     await waitFor(() => expect(playground()).toBeTruthy());
@@ -43,7 +43,7 @@ describe('Playground', () => {
     expect(sandbox.getState().load).toBe(before.load);
     expect(sandbox.getState().step).toBe(before.step);
     expect(sandbox.getState().selectedSeq).toBe(before.selected);
-    expect(test.client.playgroundLog).toHaveLength(1);
+    expect(sandbox.getState().playground).toMatchObject({ nextSeq: 1, canUndo: true });
     expect(surfaceSeqs()).toEqual([0]);
 
     // Undo and redo.
@@ -62,7 +62,7 @@ describe('Playground', () => {
   });
 
   it('pairs a tool result with a pending call and logs log-only events by type', async () => {
-    const test = makeTestStore();
+    const test = makeEngineStore();
     renderWith(<App />, test);
     fireEvent.click(screen.getByRole('button', { name: 'Start empty' }));
     await waitFor(() => expect(playground()).toBeTruthy());
@@ -93,35 +93,37 @@ describe('Playground', () => {
   });
 
   it('starts from the cursor of the loaded log and composes replaces from surface nodes', async () => {
-    const test = await loadedTestStore();
+    // The teaching sample at step 29: the question, the answer calling read_file, its result, the
+    // second answer and the second question.
+    const test = await engineStoreWith('teaching.jsonl');
     renderWith(<App />, test);
-    act(() => test.store.getState().goTo(17));
+    act(() => test.store.getState().goTo(29));
     fireEvent.click(screen.getByRole('tab', { name: 'Playground' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Start from step 17 of teaching.jsonl' }));
-    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 5, 7, 10, 15]));
+    fireEvent.click(await screen.findByRole('button', { name: 'Start from step 29 of teaching.jsonl' }));
+    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 9, 11, 22, 28]));
     const pick = (seq: number, field: 'Start node' | 'End node' | 'Tool result') => {
       const node = [...surface().querySelectorAll<HTMLElement>('li[data-seq]')].find((li) => li.dataset.seq === String(seq)) as HTMLElement;
       fireEvent.click(within(node).getByRole('button', { name: new RegExp(`^${seq}`) }));
       fireEvent.click(within(playground()).getByRole('button', { name: `${field}: use the selected node (seq ${seq})` }));
     };
     // A prune of something that is not a tool result is refused with the fold's message.
-    pick(5, 'Tool result');
+    pick(9, 'Tool result');
     fireEvent.click(within(playground()).getByRole('button', { name: 'Offer prune' }));
     expect((await within(playground()).findByRole('alert')).textContent).toContain('tool/result surface replacement must target a current tool/result');
-    pick(7, 'Tool result');
+    pick(11, 'Tool result');
     fireEvent.click(within(playground()).getByRole('button', { name: 'Offer prune' }));
-    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 5, 17, 10, 15]));
-    pick(5, 'Start node');
-    pick(10, 'End node');
+    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 9, 29, 22, 28]));
+    pick(9, 'Start node');
+    pick(22, 'End node');
     fireEvent.click(within(playground()).getByRole('button', { name: 'Offer summary replace' }));
-    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 18, 15]));
+    await waitFor(() => expect(surfaceSeqs()).toEqual([2, 30, 28]));
     // The main log and its cursor are untouched.
-    expect(test.store.getState().step).toBe(17);
+    expect(test.store.getState().step).toBe(29);
     // The keyboard drives the playground's cursor while it is shown.
     const sandbox = test.store.getState().sandbox!;
     fireEvent.keyDown(document.body, { key: 'ArrowLeft' });
-    expect(sandbox.getState().step).toBe(18);
-    expect(test.store.getState().step).toBe(17);
+    expect(sandbox.getState().step).toBe(30);
+    expect(test.store.getState().step).toBe(29);
     // Back to the log.
     fireEvent.click(screen.getByRole('tab', { name: 'Timeline' }));
     expect(screen.queryByRole('region', { name: 'Playground' })).toBeNull();

@@ -8,8 +8,8 @@
  * of XXH64, seed 0) is verified here because fzstd skips it.
  *
  * The checksum hasher is WebAssembly and initialises asynchronously: call `await initZstd()`
- * once before using the synchronous API (`decodeZstdFrame`, `ZstdFrameStream`);
- * `decodeZstdLog` does it for you.
+ * once before using the synchronous API (`decodeZstdFrame`, `ZstdFrameStream`), or create the
+ * stream with `await ZstdFrameStream.create()`.
  */
 import { decompress, Decompress, ZstdErrorCode } from 'fzstd';
 import xxhash from 'xxhash-wasm';
@@ -108,16 +108,12 @@ export interface TornZstdFrame {
   plaintext: Uint8Array;
 }
 
-/** `decodeZstdLog` result. */
-export interface ZstdLogResult {
-  /** Plaintexts of the complete frames that decoded and verified, in order (a valid prefix). */
-  frames: Uint8Array[];
-  /** Byte ranges of `frames`, index for index. */
-  spans: ZstdFrameSpan[];
-  /** The torn final frame; null when there is none or when `error` stopped decoding first. */
-  torn: TornZstdFrame | null;
-  /** The damage that stopped decoding; everything in `frames` precedes it. */
-  error: { kind: 'structure' | 'frame'; message: string; byte: number } | null;
+
+/** The damage that stopped decoding a log: a structural error of the walk, or a frame that failed validation. */
+export interface ZstdDamage {
+  kind: 'structure' | 'frame';
+  message: string;
+  byte: number;
 }
 
 /** A frame-level loader-view finding (log-format.md §7.2). */
@@ -609,24 +605,11 @@ export class ZstdFrameStream {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Whole-buffer convenience and frame-level findings
+// Frame-level findings
 
-/**
- * Decode a whole `.jsonl.zstd` buffer: the verified plaintexts of its complete frames (up to
- * the first damage), the torn final frame, and the damage if any. Never throws for bad input.
- */
-export async function decodeZstdLog(bytes: Uint8Array): Promise<ZstdLogResult> {
-  const stream = await ZstdFrameStream.create();
-  const decoded = stream.pushFrames(bytes);
-  const frames = decoded.map((frame) => frame.plaintext);
-  const spans = decoded.map(({ start, end }) => ({ start, end }));
-  const damage = stream.error;
-  if (damage !== null) return { frames, spans, torn: null, error: zstdErrorInfo(damage) };
-  return { frames, spans, torn: stream.end().torn, error: null };
-}
 
-/** The `ZstdLogResult.error` record for a `ZstdFrameStream.error` (for callers that drive the stream themselves). */
-export function zstdErrorInfo(error: ZstdLogError): NonNullable<ZstdLogResult['error']> {
+/** The {@link ZstdDamage} of a `ZstdFrameStream.error`. */
+export function zstdErrorInfo(error: ZstdLogError): ZstdDamage {
   return { kind: error instanceof ZstdStructureError ? 'structure' : 'frame', message: error.message, byte: error.byte };
 }
 
@@ -643,28 +626,13 @@ export interface ZstdFrameSummary {
   first: { start: number; oneLine: boolean } | null;
   /** The torn final frame: where it starts and how many plaintext bytes its complete blocks gave. */
   torn: { start: number; recovered: number } | null;
-  /** The damage that stopped decoding, as in {@link ZstdLogResult.error}. */
-  error: ZstdLogResult['error'];
+  /** The damage that stopped decoding. */
+  error: ZstdDamage | null;
 }
 
 /** Whether a frame's plaintext is exactly one line, ending in LF: the shape of the header frame (§7.2). */
 export function isOneLine(plaintext: Uint8Array): boolean {
   return plaintext.length > 0 && plaintext[plaintext.length - 1] === 0x0a && plaintext.indexOf(0x0a) === plaintext.length - 1;
-}
-
-/** The {@link ZstdFrameSummary} of a whole decoded log. */
-export function zstdFrameSummary(result: ZstdLogResult): ZstdFrameSummary {
-  const first = result.frames[0];
-  return {
-    first: first === undefined ? null : { start: result.spans[0]?.start ?? 0, oneLine: isOneLine(first) },
-    torn: result.torn === null ? null : { start: result.torn.start, recovered: result.torn.plaintext.length },
-    error: result.error,
-  };
-}
-
-/** Frame-level findings of a whole decoded log: {@link checkZstdFrameSummary} of its summary. */
-export function checkZstdFrames(result: ZstdLogResult): ZstdFinding[] {
-  return checkZstdFrameSummary(zstdFrameSummary(result));
 }
 
 /**

@@ -58,16 +58,19 @@ export const QA_RULES = {
 /** One of {@link QA_RULES}. */
 export type QaRule = (typeof QA_RULES)[keyof typeof QA_RULES];
 
-/** Severity of each rule: adjacency is a warning, `qa/stopped` info, everything else an error. */
+/**
+ * Severity of each rule: adjacency is a warning, `qa/stopped` info, everything else an error.
+ * Keyed by {@link QA_RULES}, where each id is declared; the type makes every rule need one.
+ */
 export const QA_SEVERITY: Readonly<Record<QaRule, Severity>> = {
-  'qa/summary-shadowed-mismatch': 'error',
-  'qa/checkpoint-sources': 'error',
-  'qa/tool-pairing': 'error',
-  'qa/summary-larger': 'error',
-  'qa/prune-not-smaller': 'error',
-  'qa/repeated-compaction': 'error',
-  'qa/checkpoint-not-adjacent': 'warning',
-  'qa/stopped': 'info',
+  [QA_RULES.summaryShadowedMismatch]: 'error',
+  [QA_RULES.checkpointSources]: 'error',
+  [QA_RULES.toolPairing]: 'error',
+  [QA_RULES.summaryLarger]: 'error',
+  [QA_RULES.pruneNotSmaller]: 'error',
+  [QA_RULES.repeatedCompaction]: 'error',
+  [QA_RULES.checkpointNotAdjacent]: 'warning',
+  [QA_RULES.stopped]: 'info',
 };
 
 /** Options of {@link CompactionQaCheck}. */

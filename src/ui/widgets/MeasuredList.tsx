@@ -1,15 +1,20 @@
 /**
- * A virtualized list of rows of different heights (chat messages, diffs). Rows are laid out from
- * a height per row: measured once rendered (ResizeObserver), estimated before. Only the rows in
- * and near the viewport are rendered. When a row above the viewport changes height the scroll
- * position is corrected, so what the user reads does not jump.
+ * A virtualized list of rows of different heights (the aligned rows of the two views): TanStack
+ * Virtual with `measureElement`, behind a small handle the panel drives. Rows are laid out from
+ * their measured heights (an estimate before they render); only the rows in and near the
+ * viewport are rendered. When a row above the viewport changes height (a span opened, a page of
+ * messages arrived) the virtualizer moves the scroll position by as much, so what the user reads
+ * does not jump.
  *
- * For very long lists of fixed-height rows use {@link VirtualList} instead (O(1) per scroll); this
- * one recomputes offsets in O(rows) when a height changes, fine for tens of thousands of rows.
- * Without layout (jsdom) every row keeps its estimate and the viewport is `fallbackHeight`.
+ * For very long lists of fixed-height rows use {@link VirtualList} instead (O(1) per scroll).
+ * Without layout (jsdom) the list takes the fixed viewport of `VirtualViewportProvider` (or
+ * `fallbackHeight`) and every row keeps its estimate.
  */
-import { useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Rect, Virtualizer } from '@tanstack/react-virtual';
+import { useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { HTMLAttributes, ReactNode, Ref } from 'react';
+import { useFixedViewport } from './VirtualList';
 
 export interface MeasuredListHandle {
   /** Puts the top of row `index` at the top of the viewport. */
@@ -30,24 +35,27 @@ export interface MeasuredListProps {
   as?: 'div' | 'ul' | 'ol';
   innerProps?: HTMLAttributes<HTMLElement>;
   scrollerProps?: HTMLAttributes<HTMLDivElement>;
-  /** Pixels rendered beyond each edge of the viewport. @default 400 */
+  /** Rows rendered beyond each edge of the viewport. @default 3 */
   overscan?: number;
-  /** Viewport height when the element has none (hosts without layout). @default 600 */
+  /** Viewport height when the host has no layout and no fixed viewport is provided. @default 600 */
   fallbackHeight?: number;
   onRangeChange?: (first: number, last: number) => void;
   handleRef?: Ref<MeasuredListHandle>;
 }
 
-/** Index of the last row whose top is ≤ `y` (binary search over row tops). */
-export function rowAtOffset(tops: Float64Array, count: number, y: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if ((tops[mid] ?? 0) <= y) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.max(0, lo);
+type ListVirtualizer = Virtualizer<HTMLDivElement, HTMLElement>;
+
+/** A host without layout: the viewport is fixed, and nothing is measured. */
+function fixedRect(rect: Rect) {
+  return (_instance: ListVirtualizer, notify: (rect: Rect) => void) => {
+    notify(rect);
+    return () => {};
+  };
+}
+
+/** Whether the host lays elements out (jsdom gives every element a zero-sized box). */
+function hasLayout(): boolean {
+  return typeof document !== 'undefined' && document.documentElement.getBoundingClientRect().height > 0;
 }
 
 export function MeasuredList({
@@ -58,139 +66,70 @@ export function MeasuredList({
   as: Inner = 'div',
   innerProps,
   scrollerProps,
-  overscan = 400,
+  overscan = 3,
   fallbackHeight = 600,
   onRangeChange,
   handleRef,
 }: MeasuredListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
-  // Measured heights by row key: a cache mutated by the observer, which then bumps `version`.
-  const [heights] = useState(() => new Map<string | number, number>());
-  const [version, setVersion] = useState(0);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(0);
-  const keyOf = useCallback((index: number) => (rowKey ? rowKey(index) : index), [rowKey]);
-
-  // Row tops from the measured or estimated heights (version bumps when a measurement changes).
-  const tops = useMemo(() => {
-    const out = new Float64Array(count + 1);
-    for (let i = 0; i < count; i++) out[i + 1] = (out[i] ?? 0) + (heights.get(keyOf(i)) ?? estimate);
-    return out;
-    // `version` changes when `heights` was updated in place.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [count, estimate, keyOf, heights, version]);
-  const total = tops[count] ?? 0;
-  const height = viewport > 0 ? viewport : fallbackHeight;
-  const first = count === 0 ? 0 : rowAtOffset(tops, count, Math.max(0, scrollTop - overscan));
-  const last = count === 0 ? -1 : rowAtOffset(tops, count, scrollTop + height + overscan);
-
-  const latest = useRef({ tops, first, keyOf });
-  useEffect(() => {
-    latest.current = { tops, first, keyOf };
+  const provided = useFixedViewport();
+  // Asked once: reading layout at every render would force a synchronous layout each time.
+  const [layout] = useState(hasLayout);
+  const fixed = provided ?? (layout ? null : { width: 0, height: fallbackHeight });
+  // The app is not built with React Compiler; the virtualizer's functions are used as documented.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLElement>({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimate,
+    overscan,
+    // Heights are cached by row identity: a row keeps its height when rows before it come and go.
+    ...(rowKey ? { getItemKey: rowKey } : {}),
+    ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
   });
-
-  useLayoutEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    setViewport(element.clientHeight);
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-
-  // One observer measures every rendered row; made when the first row mounts.
-  const observer = useRef<ResizeObserver | null>(null);
-  const onResize = (entries: ResizeObserverEntry[]) => {
-    let changed = false;
-    let shift = 0;
-    const { tops: currentTops, first: firstRendered, keyOf: key } = latest.current;
-    const scroller = scrollRef.current;
-    for (const entry of entries) {
-      const element = entry.target as HTMLElement;
-      const index = Number(element.dataset.index);
-      if (!Number.isFinite(index)) continue;
-      const measured = element.offsetHeight;
-      if (measured <= 0) continue;
-      const id = key(index);
-      const before = heights.get(id) ?? (currentTops[index + 1] ?? 0) - (currentTops[index] ?? 0);
-      if (Math.abs(before - measured) < 0.5) continue;
-      heights.set(id, measured);
-      changed = true;
-      // Rows above what the user reads push it down: scroll by as much to keep it in place.
-      if (scroller && index < firstRendered && (currentTops[index] ?? 0) < scroller.scrollTop) shift += measured - before;
-    }
-    if (!changed) return;
-    if (scroller && shift !== 0) scroller.scrollTop += shift;
-    setVersion((v) => v + 1);
-  };
-  const resizeHandler = useRef(onResize);
-  useEffect(() => {
-    resizeHandler.current = onResize;
-  });
-  const measure = useCallback((element: HTMLElement | null) => {
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const ro = (observer.current ??= new ResizeObserver((entries) => resizeHandler.current(entries)));
-    ro.observe(element);
-    // React 19 calls this when the row unmounts: stop observing it (no leak while scrolling).
-    return () => ro.unobserve(element);
-  }, []);
-  useEffect(() => () => observer.current?.disconnect(), []);
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
 
   useEffect(() => {
     onRangeChange?.(first, last);
   }, [first, last, onRangeChange]);
 
   useImperativeHandle(handleRef, () => {
-    const scrollTo = (top: number) => {
-      const element = scrollRef.current;
-      if (!element) return;
-      const next = Math.max(0, Math.min(top, total - height));
-      element.scrollTop = next;
-      // Hosts without layout fire no scroll event for a programmatic scroll.
-      setScrollTop(next);
-    };
     const clamp = (index: number) => Math.max(0, Math.min(count - 1, index));
     return {
       scrollToIndex(index) {
-        if (count > 0) scrollTo(tops[clamp(index)] ?? 0);
+        if (count > 0) virtualizer.scrollToIndex(clamp(index), { align: 'start' });
       },
       scrollIntoView(index) {
-        const element = scrollRef.current;
-        if (!element || count === 0) return;
-        const top = tops[clamp(index)] ?? 0;
-        const bottom = tops[clamp(index) + 1] ?? top;
-        const current = element.scrollTop;
-        if (top < current) scrollTo(top);
-        else if (bottom > current + height) scrollTo(Math.min(top, bottom - height));
+        const item = count > 0 ? virtualizer.measurementsCache[clamp(index)] : undefined;
+        if (!item) return;
+        const current = virtualizer.scrollOffset ?? 0;
+        const height = virtualizer.scrollRect?.height ?? 0;
+        // By index, so the virtualizer corrects the target as the rows on the way are measured. A
+        // row taller than the view shows its top (TanStack's 'auto' would show its bottom).
+        if (item.start < current) virtualizer.scrollToIndex(item.index, { align: 'start' });
+        else if (item.end > current + height) virtualizer.scrollToIndex(item.index, { align: item.size > height ? 'start' : 'end' });
       },
       scrollToEnd() {
-        scrollTo(total - height);
+        if (count > 0) virtualizer.scrollToIndex(count - 1, { align: 'end' });
       },
     };
-  }, [count, tops, total, height]);
+  }, [count, virtualizer]);
 
+  // Without layout there is nothing to measure: rows keep their estimated height.
+  const measureRef = fixed ? undefined : virtualizer.measureElement;
   const Row = Inner === 'div' ? 'div' : 'li';
-  const rows: ReactNode[] = [];
-  for (let index = first; index <= last; index++) {
-    rows.push(
-      <Row key={keyOf(index)} ref={measure} data-index={index} className="mlist-row" style={{ top: tops[index] ?? 0 }}>
-        {renderRow(index)}
-      </Row>,
-    );
-  }
-
   const { className: scrollerClass, ...restScroller } = scrollerProps ?? {};
   const { className: innerClass, ...restInner } = innerProps ?? {};
   return (
-    <div
-      ref={scrollRef}
-      className={`mlist ${scrollerClass ?? ''}`}
-      onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
-      {...restScroller}
-    >
-      <Inner className={`mlist-rows ${innerClass ?? ''}`} style={{ height: total }} {...restInner}>
-        {rows}
+    <div ref={scrollRef} className={`mlist ${scrollerClass ?? ''}`} {...restScroller}>
+      <Inner className={`mlist-rows ${innerClass ?? ''}`} style={{ height: virtualizer.getTotalSize() }} {...restInner}>
+        {items.map((item) => (
+          <Row key={item.key} ref={measureRef} data-index={item.index} className="mlist-row" style={{ top: item.start }}>
+            {renderRow(item.index)}
+          </Row>
+        ))}
       </Inner>
     </div>
   );

@@ -2,10 +2,8 @@ import { join } from 'node:path';
 import { decompress as fzstdDecompress } from 'fzstd';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkZstdFrames,
   decodeTornZstdFrame,
   decodeZstdFrame,
-  decodeZstdLog,
   initZstd,
   walkZstdFrames,
   zstdContentChecksum,
@@ -13,7 +11,8 @@ import {
   ZstdFrameError,
   ZstdFrameStream,
 } from '../../../src/core/decode/zstd';
-import type { ZstdLogResult } from '../../../src/core/decode/zstd';
+import { checkZstdFrames, decodeZstdLog } from '../../support/zstd-log';
+import type { ZstdLogResult } from '../../support/zstd-log';
 import { concatBytes, zstdFrame, zstdFrames } from '../../support/zstd-frames';
 import { NEEDS_SHARED, HAVE_SHARED, PACKAGED_DIR, UPSTREAM_DIR, VECTORS_DIR, readBytes, readText } from './shared-fixtures';
 

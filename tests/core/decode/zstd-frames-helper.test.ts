@@ -1,7 +1,8 @@
 // Guards tests/support/zstd-frames.ts, which other suites use to generate .zstd logs.
 import { decompress } from 'fzstd';
 import { describe, expect, it } from 'vitest';
-import { decodeZstdLog, walkZstdFrames } from '../../../src/core/decode/zstd';
+import { walkZstdFrames } from '../../../src/core/decode/zstd';
+import { decodeZstdLog } from '../../support/zstd-log';
 import { zstdFrame, zstdFrames } from '../../support/zstd-frames';
 
 const texts = ['{"type":"session","version":0,"id":"h","createdAt":0,"delegationDepth":0}\n', '', 'ünïcødé ✓\n', 'x'.repeat(200_000) + '\n'];

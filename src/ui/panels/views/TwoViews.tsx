@@ -76,6 +76,7 @@ function TwoViewsBody() {
   // enough to show the event); an event not on the surface yet is brought into view when the
   // cursor gets there.
   const revealed = useRef<number | null>(null);
+  const pendingReveal = useRef<number | null>(null);
   const placeKey = selectedSeq !== null && total > 0 ? `${step}|${selectedSeq}` : null;
   // The key now asked for: an answer for an older step or selection reveals nothing.
   const wanted = useRef(placeKey);
@@ -94,9 +95,18 @@ function TwoViewsBody() {
         setShown((previous) => ((previous.get(found.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(found.rowSeq, need)));
       }
       list.current?.scrollIntoView(found.row);
+      pendingReveal.current = found.row;
     }
     return found;
   });
+  // A row revealed before its content arrived was placed by its estimated height (and the rows
+  // before it by theirs): once it has arrived, bring it into view again, now at its real size.
+  useEffect(() => {
+    const row = pendingReveal.current;
+    if (row === null || !loaded || row < loaded.start || row >= loaded.start + loaded.rows.length) return;
+    pendingReveal.current = null;
+    list.current?.scrollIntoView(row);
+  }, [loaded]);
   // While the next step's answer is on its way, the last one for this selection still marks its row.
   const placedRow = place.data !== null && place.dataKey?.endsWith(`|${String(selectedSeq)}`) ? place.data.rowSeq : null;
 
