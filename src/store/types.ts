@@ -72,6 +72,12 @@ export interface LoadSlice {
   loadSampleIndex(): Promise<void>;
   openSource(source: LoadSource): Promise<void>;
   cancelLoad(): Promise<void>;
+  /**
+   * The last open that failed or was cancelled while another log was on screen (that log stays
+   * open and usable): what was asked and why it did not open. Cleared by the next open.
+   */
+  failedOpen: { name: string; message: string } | null;
+  dismissFailedOpen(): void;
   /** Opens the last source again (on a fresh client if the engine died). */
   reload(): Promise<void>;
   selectSession(index: number): void;
@@ -324,7 +330,19 @@ export type AppStoreApi = StoreApi<AppState> & {
 };
 
 /** Services shared by the slices (not state: nothing here is rendered). */
+/** The log on screen while another one loads (see {@link LoadSlice.failedOpen}). */
+export interface KeptLoad {
+  source: LoadSource | null;
+  sourceName: string | null;
+  /** It was being followed: the follow resumes if the new open fails. */
+  following: boolean;
+}
+
 export interface StoreContext {
+  /** The log on screen while another one loads, or null. */
+  kept: KeptLoad | null;
+  /** Step and selection of each session of the open file left for another one, by index. */
+  sessionCursors: Map<number, { step: number; selectedSeq: number | null }>;
   deps: ResolvedDeps;
   requests: LatestWins;
   /** Bumped by every open; answers to an older open are dropped. */
