@@ -258,7 +258,7 @@ export interface SessionsSlice {
   storeCollapsed: string[];
   /** The store session open in the workspace, by id. */
   storeOpenId: string | null;
-  /** Said when the open session was read again after it grew. */
+  /** Said when the open session grew (only its new bytes read) or was rewritten. */
   storeFollowNote: string | null;
   /** The Sessions view is shown (instead of the workspace). */
   showingSessions: boolean;
@@ -294,6 +294,11 @@ export interface FollowSlice {
   startFollow(): void;
   stopFollow(): void;
   /** Why the open source cannot be followed here, or null when it can. */
+  /**
+   * The source changed, as something other than a look says (the store's events stream, a file
+   * observer): a waiting look runs now instead of at its time. Nothing when not following.
+   */
+  followHint(): void;
   followRefusal(): string | null;
 }
 

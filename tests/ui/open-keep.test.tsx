@@ -4,9 +4,8 @@
  * the start screen does, a URL is kept in the address bar, and each session of an export ZIP
  * keeps its own cursor. On the real engine.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveDeps } from '../../src/store/deps';
 import { App } from '../../src/ui/App';
@@ -161,7 +160,12 @@ describe('the sessions of an export ZIP', () => {
   it('each session keeps its own step and selection when switching away and back', async () => {
     const test = makeEngineStore();
     renderWith(<App />, test);
-    const zip = readFileSync(join(process.cwd(), 'tests/fixtures/export.zip'));
+    // An export ZIP as the web client writes it: the parent and two subagent children.
+    const zip = zipSync({
+      'session.jsonl': encoder.encode(fixtureText('teaching.jsonl')),
+      'subagents/child-1/session.jsonl': encoder.encode(fixtureText('nested.jsonl')),
+      'subagents/child-2/session.jsonl': encoder.encode(fixtureText('small.jsonl')),
+    });
     await act(() => test.store.getState().openSource({ kind: 'file', name: 'export.zip', file: blobOf(zip) }));
     const { store } = test;
     expect(store.getState().loadError).toBeNull();

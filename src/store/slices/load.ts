@@ -227,6 +227,8 @@ export const createLoadSlice =
           set({ ...freshSessionState(), storeOpenId, view, status: 'ready', load: summary, progress: null, session: 0, step: first?.accepted ?? 0 });
           ctx.applyDeepLink();
           ctx.deps.location.writeSource?.(addressOf(source));
+          // A session of the local store is followed from the start: it may be one dsh is writing.
+          if (source.kind === 'store') get().startFollow();
         } catch (error) {
           if (token !== ctx.loadToken) return;
           const cancelled = isAbortError(error);
