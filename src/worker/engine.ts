@@ -324,6 +324,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     if (follow !== current) return result;
     const queries = analysis.sessions.map((s) => new QuerySession(s));
     const handles = adoptLoad(queries);
+    // The fingerprint is the source's as it is now, so a link made after the growth matches the
+    // file a reload opens.
+    current.print = fingerprint(input.held());
     result.summary = {
       loadId: ++loadCounter,
       file: analysis.file,

@@ -5,5 +5,5 @@
 export { resolveSessionRoot } from './root';
 export type { RootEnvironment, RootSource, SessionRoot } from './root';
 export { STORE_FILE_NAMES, walkSessions } from './walk';
-export type { SessionSource, SkipReason, SkippedEntry, SourceKind, StoreNote, WalkOptions, WalkResult } from './walk';
+export type { SessionSource, SkipReason, SkippedEntry, SourceKind, StoreNote, WalkFs, WalkOptions, WalkResult } from './walk';
 export { MAX_INPUT_BYTES, ReadError, openLogFile, readRegularFile } from './read';
