@@ -268,6 +268,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       format: s.format,
       sessionId: s.sessionId,
       parentSession: s.parentSession,
+      seedLength: s.seedLength,
       events: s.log.length,
       baseSeq: s.baseSeq,
       partial: s.partial,

@@ -997,6 +997,7 @@ export class FakeCoreClient implements CoreClient {
       format: 'jsonl',
       sessionId: `fake-${index}`,
       parentSession: index === 0 ? null : 'fake-0',
+      seedLength: null,
       events,
       baseSeq: 0,
       partial: false,
