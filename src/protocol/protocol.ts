@@ -132,6 +132,11 @@ export interface SessionSummary {
   format: SessionFormat;
   sessionId: string | null;
   parentSession: string | null;
+  /**
+   * A forked child's `seedLength`: its first this many events are the parent's history it was
+   * seeded with, not its own (session-store.md §2); null for a session without one.
+   */
+  seedLength: number | null;
   /** Logical events decoded. */
   events: number;
   /** Seq of the first event (non-zero only for a stream-json window). */

@@ -1,16 +1,18 @@
 /**
- * Walks what `surface-lens view` was given (a session root, a project directory, a session
- * directory, a log file or an export ZIP) into the session files to list and the entries it
- * skipped, with the reason (session-store.md §2). Reads directories and metadata only.
+ * What `surface-lens view` lists, from the store walker every command uses
+ * (`src/node/store`: session-store.md §2), with links confined to the given paths. The walker
+ * decides what each entry is and why one is passed over; this module only turns that into the
+ * listing's terms: files under a root with their stats, the entries dsh would refuse listed as
+ * refused rows (the old flat layout, the other encoding of a root), the rest as skipped entries
+ * with the reason in words. Reads directories and metadata only.
  */
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
 import type { Stats } from 'node:fs';
+import { walkSessions } from '../node/store';
+import type { SessionSource, SkippedEntry, SkipReason } from '../node/store';
 import type { StoreFormat, StoreSkipped } from '../protocol/store-api';
 import { errnoReason } from './store-fs';
 import type { StoreFs } from './store-fs';
-
-/** The fixed file names discovery reads, by encoding. */
-export const SESSION_FILES = { zstd: 'session.jsonl.zstd', jsonl: 'session.jsonl' } as const;
 
 /** One file to list. */
 export interface WalkedFile {
@@ -18,7 +20,7 @@ export interface WalkedFile {
   root: string;
   /** Its path relative to the root (stable across runs: the id is made from it). */
   rel: string;
-  /** Its real path. */
+  /** Its path (under the root; a link inside the root stays a link, resolved at read time). */
   path: string;
   projectDir: string;
   fileName: string;
@@ -35,142 +37,65 @@ export interface WalkResult {
   skipped: StoreSkipped[];
 }
 
-const PROJECT_DIR = /^--.*--$/;
-const FLAT_FILE = /\.jsonl(\.zstd)?$/;
+/** The listing's words for an entry passed over (its path is shown beside them). */
+const SKIP_WORDS: Record<Exclude<SkipReason, 'flat-layout' | 'unreadable'>, string> = {
+  'no-session-file': 'no session.jsonl.zstd or session.jsonl (a session never appended, or not a session directory)',
+  'outside-root': 'a symbolic link out of the root: not followed',
+  'session-artifact': 'an artifact of the session beside it, not a log',
+  'not-a-log': 'not a session directory',
+  hidden: 'hidden (its name starts with "."): not read',
+  'special-file': 'not a regular file',
+  duplicate: 'the same file or directory as one already listed',
+};
+
+const FLAT_REFUSAL = 'an old flat layout file (<project>/<id>.jsonl*): upstream reads only <project>/<id>/session.jsonl(.zstd)';
 
 function formatOf(name: string): StoreFormat {
-  if (name.endsWith('.zip')) return 'zip';
-  return name.endsWith('.zstd') ? 'zstd' : 'jsonl';
+  if (/\.zip$/i.test(name)) return 'zip';
+  return /\.zstd?$/i.test(name) ? 'zstd' : 'jsonl';
 }
 
 function inside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-class Walker {
-  readonly files: WalkedFile[] = [];
-  readonly skipped: StoreSkipped[] = [];
-  constructor(
-    private readonly fs: StoreFs,
-    private readonly root: string,
-  ) {}
-
-  private skip(path: string, reason: string): void {
-    this.skipped.push({ where: relative(this.root, path) || basename(path), reason });
-  }
-
-  /**
-   * The real path and stats of a directory entry, following a symbolic link only when its
-   * target stays inside the root; null (and a skipped entry) otherwise.
-   */
-  async resolve(path: string): Promise<{ path: string; stats: Stats } | null> {
-    try {
-      const lstats = await this.fs.lstat(path);
-      if (!lstats.isSymbolicLink()) return { path, stats: lstats };
-      const real = await this.fs.realpath(path);
-      if (!inside(this.root, real)) {
-        this.skip(path, 'a symbolic link out of the root: not followed');
-        return null;
-      }
-      return { path: real, stats: await this.fs.stat(real) };
-    } catch (error) {
-      this.skip(path, errnoReason(error));
-      return null;
-    }
-  }
-
-  async list(dir: string): Promise<string[] | null> {
-    try {
-      return (await this.fs.readdir(dir)).sort();
-    } catch (error) {
-      this.skip(dir, errnoReason(error));
-      return null;
-    }
-  }
-
-  addFile(path: string, stats: Stats, projectDir: string, refusal: string | null): void {
-    const fileName = basename(path);
-    this.files.push({ root: this.root, rel: relative(this.root, path), path, projectDir, fileName, format: formatOf(fileName), stats, refusal });
-  }
-
-  /** A session directory: its `session.jsonl(.zstd)`, or a skip when it has neither. */
-  async sessionDir(dir: string, projectDir: string): Promise<void> {
-    let found = false;
-    for (const name of [SESSION_FILES.zstd, SESSION_FILES.jsonl]) {
-      const path = join(dir, name);
-      let resolved;
-      try {
-        await this.fs.lstat(path);
-        resolved = await this.resolve(path);
-      } catch {
-        continue;
-      }
-      found = true;
-      if (!resolved) continue;
-      if (!resolved.stats.isFile()) {
-        this.skip(path, 'not a regular file');
-        continue;
-      }
-      this.addFile(path, resolved.stats, projectDir, null);
-    }
-    if (!found) this.skip(dir, 'no session.jsonl.zstd or session.jsonl (a session never appended, or not a session directory)');
-  }
-
-  /** A project directory: one session directory per child; flat log files are the old layout. */
-  async projectDir(dir: string): Promise<void> {
-    const names = await this.list(dir);
-    if (!names) return;
-    const projectDir = basename(dir);
-    for (const name of names) {
-      const resolved = await this.resolve(join(dir, name));
-      if (!resolved) continue;
-      if (resolved.stats.isDirectory()) await this.sessionDir(join(dir, name), projectDir);
-      else if (resolved.stats.isFile() && FLAT_FILE.test(name)) {
-        this.addFile(join(dir, name), resolved.stats, projectDir, 'an old flat layout file (<project>/<id>.jsonl*): upstream reads only <project>/<id>/session.jsonl(.zstd)');
-      } else this.skip(join(dir, name), 'not a session directory');
-    }
-  }
-
-  /** A root: one project directory per child. */
-  async rootDir(dir: string): Promise<void> {
-    const names = await this.list(dir);
-    if (!names) return;
-    for (const name of names) {
-      const resolved = await this.resolve(join(dir, name));
-      if (!resolved) continue;
-      if (resolved.stats.isDirectory()) await this.projectDir(join(dir, name));
-      else this.skip(join(dir, name), 'not a project directory');
-    }
-  }
-}
-
-/** Which of the three directory kinds `dir` is, from its children. */
-async function directoryKind(fs: StoreFs, dir: string): Promise<'root' | 'project' | 'session'> {
-  const names = await fs.readdir(dir);
-  if (names.includes(SESSION_FILES.zstd) || names.includes(SESSION_FILES.jsonl)) return 'session';
-  if (basename(dir).match(PROJECT_DIR)) return 'project';
-  if (names.some((name) => PROJECT_DIR.test(name) || name === '_no-cwd')) return 'root';
-  return names.some((name) => FLAT_FILE.test(name)) ? 'project' : 'root';
+/** The given root a walked path is under (the deepest, when given paths nest). */
+function rootOf(roots: readonly string[], path: string): string {
+  let best: string | null = null;
+  for (const root of roots) if (inside(root, path) && (best === null || root.length > best.length)) best = root;
+  return best ?? dirname(path);
 }
 
 /**
- * A root holds one encoding (session-store.md §2): the files of the other one are refused,
- * named. The root's encoding is the one most of its sessions use (Zstandard on a tie, the default).
+ * The code of a failed `stat`, from the walker's message (`cannot open PATH: CODE`), in the
+ * listing's words.
  */
-function refuseOtherEncoding(files: WalkedFile[]): void {
+function unreadableWords(entry: SkippedEntry): string {
+  const code = /: ([A-Z][A-Z0-9_]+)$/.exec(entry.message)?.[1];
+  return code ? errnoReason(Object.assign(new Error(entry.message), { code })) : entry.message;
+}
+
+/**
+ * A root holds one encoding (session-store.md §2): the walker notes a root with both; here the
+ * files of its minority encoding are refused, named (Zstandard, the default, wins a tie).
+ */
+function refuseOtherEncoding(files: WalkedFile[], mixedRoots: ReadonlySet<string>): void {
   const byRoot = new Map<string, WalkedFile[]>();
   for (const file of files) {
     if (file.format === 'zip' || file.refusal !== null) continue;
-    const list = byRoot.get(file.root) ?? [];
+    // The store root of a store session: the parent of its project directory.
+    const storeRoot = dirname(dirname(dirname(file.path)));
+    if (!mixedRoots.has(storeRoot)) continue;
+    const list = byRoot.get(storeRoot) ?? [];
     list.push(file);
-    byRoot.set(file.root, list);
+    byRoot.set(storeRoot, list);
   }
   for (const list of byRoot.values()) {
     const zstd = list.filter((file) => file.format === 'zstd').length;
     const rootFormat = zstd * 2 >= list.length ? 'zstd' : 'jsonl';
     for (const file of list) {
       if (file.format === rootFormat) continue;
-      const ours = rootFormat === 'zstd' ? SESSION_FILES.zstd : SESSION_FILES.jsonl;
+      const ours = rootFormat === 'zstd' ? 'session.jsonl.zstd' : 'session.jsonl';
       file.refusal = `a different encoding in this root: ${file.rel} is ${file.format === 'zstd' ? "compression: 'zstd'" : "compression: 'none'"}, the root's sessions are ${ours}; upstream refuses a root where both appear`;
     }
   }
@@ -182,35 +107,51 @@ function refuseOtherEncoding(files: WalkedFile[]): void {
  */
 export async function walkStore(fs: StoreFs, paths: readonly string[]): Promise<WalkResult> {
   const result: WalkResult = { roots: [], files: [], skipped: [] };
+  // Each given path by its real path: ids are made relative to it, and links may not leave it.
+  const inputs: string[] = [];
   for (const given of paths) {
-    let real: string;
-    let stats: Stats;
     try {
-      real = await fs.realpath(given);
-      stats = await fs.stat(real);
+      const real = await fs.realpath(given);
+      const stats = await fs.stat(real);
+      result.roots.push(real);
+      inputs.push(real);
+      if (stats.isFile()) result.roots[result.roots.length - 1] = dirname(real);
     } catch (error) {
       result.skipped.push({ where: given, reason: errnoReason(error) });
-      continue;
     }
-    result.roots.push(real);
-    if (stats.isFile()) {
-      const walker = new Walker(fs, dirname(real));
-      walker.addFile(real, stats, basename(dirname(dirname(real))), null);
-      result.files.push(...walker.files);
-      continue;
-    }
-    const walker = new Walker(fs, real);
-    try {
-      const kind = await directoryKind(fs, real);
-      if (kind === 'session') await walker.sessionDir(real, basename(dirname(real)));
-      else if (kind === 'project') await walker.projectDir(real);
-      else await walker.rootDir(real);
-    } catch (error) {
-      walker.skipped.push({ where: given, reason: errnoReason(error) });
-    }
-    result.files.push(...walker.files);
-    result.skipped.push(...walker.skipped);
   }
-  refuseOtherEncoding(result.files);
+  const singleFiles = new Set(inputs.filter((input, i) => input !== result.roots[i]));
+  const walked = await walkSessions(inputs, { fs, confine: true });
+
+  const add = (path: string, stats: Stats, projectDir: string, refusal: string | null): void => {
+    const root = rootOf(result.roots, path);
+    const fileName = basename(path);
+    result.files.push({ root, rel: relative(root, path), path, projectDir, fileName, format: formatOf(fileName), stats, refusal });
+  };
+  const projectOf = (source: SessionSource): string =>
+    source.project ?? (singleFiles.has(source.path) ? basename(dirname(dirname(source.path))) : basename(dirname(source.path)));
+  // The walker has `stat`ed each source; the listing needs the stats themselves (its cache key).
+  for (const source of walked.sources) {
+    try {
+      add(source.path, await fs.stat(source.path), projectOf(source), null);
+    } catch (error) {
+      result.skipped.push({ where: relative(rootOf(result.roots, source.path), source.path) || source.path, reason: errnoReason(error) });
+    }
+  }
+  for (const entry of walked.skipped) {
+    const where = relative(rootOf(result.roots, entry.path), entry.path) || basename(entry.path);
+    if (entry.reason === 'flat-layout') {
+      // Refused by dsh, so listed as a row with the reason rather than hidden.
+      try {
+        add(entry.path, await fs.stat(entry.path), basename(dirname(entry.path)), FLAT_REFUSAL);
+        continue;
+      } catch (error) {
+        result.skipped.push({ where, reason: errnoReason(error) });
+        continue;
+      }
+    }
+    result.skipped.push({ where, reason: entry.reason === 'unreadable' ? unreadableWords(entry) : SKIP_WORDS[entry.reason] });
+  }
+  refuseOtherEncoding(result.files, new Set(walked.notes.filter((note) => note.rule === 'store/mixed-encoding').map((note) => note.path)));
   return result;
 }

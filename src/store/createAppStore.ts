@@ -72,6 +72,8 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
     requests: createLatestWins(),
     loadToken: 0,
     lastSource: null,
+    kept: null,
+    sessionCursors: new Map(),
     cancelPlayback: null,
     applyDeepLink: () => {},
     writtenHash: null,

@@ -23,6 +23,12 @@ export interface LocationLike {
    * @returns an unsubscribe function
    */
   onHashChange?(listener: () => void): () => void;
+  /**
+   * Names the open source in the query (`?url=…`, `?sample=…`, `?demo=…`; null drops them), so a
+   * reload or a shared link reopens it; other parameters (the view server's token) are kept.
+   * Optional.
+   */
+  writeSource?(source: { param: 'url' | 'sample' | 'demo'; value: string } | null): void;
 }
 
 /** Timers: `setTimeout` returning a cancel function. */
@@ -94,6 +100,9 @@ function browserStorage(): StorageLike {
   }
 }
 
+/** The query parameters that name what `main.tsx` opens at start. */
+const SOURCE_PARAMS = ['url', 'sample', 'demo', 'follow'] as const;
+
 function browserLocation(): LocationLike {
   return {
     readHash: () => (typeof location === 'undefined' ? '' : location.hash),
@@ -102,6 +111,15 @@ function browserLocation(): LocationLike {
       if (location.hash === hash || (hash === '' && location.hash === '')) return;
       const url = `${location.pathname}${location.search}${hash}`;
       history.replaceState(history.state, '', url);
+    },
+    writeSource: (source) => {
+      if (typeof location === 'undefined' || typeof history === 'undefined') return;
+      const params = new URLSearchParams(location.search);
+      for (const name of SOURCE_PARAMS) if (name !== 'follow' || source?.param !== 'url') params.delete(name);
+      if (source) params.set(source.param, source.value);
+      const query = params.toString();
+      const url = `${location.pathname}${query === '' ? '' : `?${query}`}${location.hash}`;
+      if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
     },
     // `replaceState` fires no `hashchange`, so only changes made by someone else arrive here.
     onHashChange: (listener) => {

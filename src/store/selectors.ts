@@ -119,7 +119,10 @@ export const selectStatusText = (s: AppState): string => {
         sessions > 1
           ? `Loaded ${countOf(own, 'event')} in session ${s.session + 1} of ${sessions} (${countOf(selectTotalEvents(s), 'event')} in the file)`
           : `Loaded ${countOf(own, 'event')}`;
-      return error ? `${loaded}. ${error}` : `${loaded}.`;
+      const said = error ? `${loaded}. ${error}` : `${loaded}.`;
+      if (!s.failedOpen) return said;
+      const why = s.failedOpen.message;
+      return `Could not open ${s.failedOpen.name}: ${why}${/[.!?]$/.test(why) ? '' : '.'} ${said}`;
     }
   }
 };

@@ -72,6 +72,12 @@ export interface LoadSlice {
   loadSampleIndex(): Promise<void>;
   openSource(source: LoadSource): Promise<void>;
   cancelLoad(): Promise<void>;
+  /**
+   * The last open that failed or was cancelled while another log was on screen (that log stays
+   * open and usable): what was asked and why it did not open. Cleared by the next open.
+   */
+  failedOpen: { name: string; message: string } | null;
+  dismissFailedOpen(): void;
   /** Opens the last source again (on a fresh client if the engine died). */
   reload(): Promise<void>;
   selectSession(index: number): void;
@@ -266,7 +272,7 @@ export interface SessionsSlice {
   storeCollapsed: string[];
   /** The store session open in the workspace, by id. */
   storeOpenId: string | null;
-  /** Said when the open session was read again after it grew. */
+  /** Said when the open session grew (only its new bytes read) or was rewritten. */
   storeFollowNote: string | null;
   /** The Sessions view is shown (instead of the workspace). */
   showingSessions: boolean;
@@ -302,6 +308,11 @@ export interface FollowSlice {
   startFollow(): void;
   stopFollow(): void;
   /** Why the open source cannot be followed here, or null when it can. */
+  /**
+   * The source changed, as something other than a look says (the store's events stream, a file
+   * observer): a waiting look runs now instead of at its time. Nothing when not following.
+   */
+  followHint(): void;
   followRefusal(): string | null;
 }
 
@@ -338,7 +349,19 @@ export type AppStoreApi = StoreApi<AppState> & {
 };
 
 /** Services shared by the slices (not state: nothing here is rendered). */
+/** The log on screen while another one loads (see {@link LoadSlice.failedOpen}). */
+export interface KeptLoad {
+  source: LoadSource | null;
+  sourceName: string | null;
+  /** It was being followed: the follow resumes if the new open fails. */
+  following: boolean;
+}
+
 export interface StoreContext {
+  /** The log on screen while another one loads, or null. */
+  kept: KeptLoad | null;
+  /** Step and selection of each session of the open file left for another one, by index. */
+  sessionCursors: Map<number, { step: number; selectedSeq: number | null }>;
   deps: ResolvedDeps;
   requests: LatestWins;
   /** Bumped by every open; answers to an older open are dropped. */

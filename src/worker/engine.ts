@@ -204,6 +204,10 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     return query;
   };
 
+  const dropHandles = (handles: number[]): void => {
+    for (const handle of handles.splice(0)) sessions.delete(handle);
+  };
+
   /** Replaces the load's sessions; returns their handles. */
   const adoptLoad = (queries: QuerySession[]): number[] => {
     for (const handle of loadedHandles) sessions.delete(handle);
@@ -265,6 +269,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       format: s.format,
       sessionId: s.sessionId,
       parentSession: s.parentSession,
+      seedLength: s.seedLength,
       events: s.log.length,
       baseSeq: s.baseSeq,
       partial: s.partial,
@@ -337,6 +342,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       queries = analysis.sessions.map((s) => new QuerySession(s));
       handles = adoptLoad(queries);
     }
+    // The fingerprint is the source's as it is now, so a link made after the growth matches the
+    // file a reload opens.
+    current.print = fingerprint(input.held());
     result.summary = {
       loadId: ++loadCounter,
       file: analysis.file,
@@ -372,15 +380,14 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       active = signal;
       const id = ++loadCounter;
       const started = now();
+      /** Handles of this open's preview, answered beside the previous load's until it ends. */
+      const previewHandles: number[] = [];
       try {
         const input = await readRequest(request);
         if (signal.aborted) throw new LoadCancelled();
-        // An open replaces whatever was open (the page has dropped it already): drop the
-        // reference, so a garbage collection during this load can free it. Nothing is freed yet
-        // when the limit is worked out below: where the heap in use is known (an engine on the
-        // page), it still counts the previous load until the collector runs.
-        adoptLoad([]);
-        follow = null;
+        // The previous load stays open until this one has loaded: the page keeps showing it, and
+        // a failed or cancelled open leaves it usable. The limit worked out below counts it where
+        // the heap in use is known (an engine on the page), since it is still held.
         const options = {
           name: input.name,
           signal,
@@ -401,7 +408,12 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           const early = await growing.result();
           if (signal.aborted || early.sessions.every((s) => s.log.length === 0)) return;
           const queries = early.sessions.map((s) => new QuerySession(s));
-          const handles = adoptLoad(queries);
+          const handles = queries.map((query) => {
+            const handle = nextHandle++;
+            sessions.set(handle, query);
+            previewHandles.push(handle);
+            return handle;
+          });
           const summary: LoadSummary = {
             loadId: ++loadCounter,
             file: early.file,
@@ -433,6 +445,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         }
         if (signal.aborted) throw new LoadCancelled();
         const queries = result.sessions.map((s) => new QuerySession(s));
+        dropHandles(previewHandles);
         const handles = adoptLoad(queries);
         const url: UrlSource | null = request.kind === 'url' ? { url: request.url, ...validators, ranged: true, rangeNoted: false } : null;
         follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, findings: result.findings, input: null, url, busy: Promise.resolve() };
@@ -445,8 +458,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           elapsedMs: now() - started,
         };
       } catch (error) {
-        // A preview shown while loading goes with the load (unless a newer open replaced it).
-        if (active === signal) adoptLoad([]);
+        // A preview shown while loading goes with the load; the previous load stays open.
+        dropHandles(previewHandles);
         throw error;
       } finally {
         if (active === signal) active = null;

@@ -45,6 +45,11 @@ export class FakeLocation implements LocationLike {
     this.hash = hash;
     this.writes.push(hash);
   }
+  /** What the store wrote to the query (`?url=`, `?sample=`, …), in order. */
+  sources: ({ param: string; value: string } | null)[] = [];
+  writeSource(source: { param: 'url' | 'sample' | 'demo'; value: string } | null): void {
+    this.sources.push(source);
+  }
   private readonly listeners = new Set<() => void>();
   onHashChange(listener: () => void): () => void {
     this.listeners.add(listener);

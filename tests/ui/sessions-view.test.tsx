@@ -33,21 +33,29 @@ const LISTING: StoreListing = {
 
 const TITLES: Record<string, string> = { p1: 'Fix the parser', c1: 'Read the tests', g1: 'Grep the logs', o1: 'Left alone', b1: 'Beta work' };
 
-/** The local server's API, in memory: listing, details, files; changes pushed by the test. */
+/**
+ * The local server's API, in memory: listing, details, files (with `Range`, as the server
+ * answers them); changes pushed by the test. A session file can grow (`grow`).
+ */
 function fakeServer() {
-  const text = teachingSession().toJsonl();
+  const lines = teachingSession().toJsonl().trimEnd().split('\n');
+  /** The file as it is now: the first 40 lines until the test grows it. */
+  let file = new TextEncoder().encode(`${lines.slice(0, 40).join('\n')}\n`);
   const requests: string[] = [];
+  /** Range headers of the file requests, in order (`-` for none). */
+  const ranges: string[] = [];
   let push: ((data: string) => void) | null = null;
-  const body = (status: number, value: string | Uint8Array): FetchedBody => ({
-    ok: status === 200,
+  const body = (status: number, value: string | Uint8Array, headers: Record<string, string> = {}): FetchedBody & { headers: { get(name: string): string | null } } => ({
+    ok: status >= 200 && status < 300,
     status,
     statusText: '',
+    headers: { get: (name: string) => headers[name.toLowerCase()] ?? null },
     arrayBuffer: async () => {
       const bytes = typeof value === 'string' ? new TextEncoder().encode(value) : value;
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     },
   });
-  const fetch = async (url: string): Promise<FetchedBody> => {
+  const fetch = async (url: string, init?: { headers?: Record<string, string> }): Promise<FetchedBody> => {
     requests.push(url);
     const parsed = new URL(url, 'http://127.0.0.1:7380');
     if (parsed.pathname === '/api/store') return body(200, JSON.stringify(LISTING));
@@ -56,12 +64,27 @@ function fakeServer() {
       const details: StoreDetails[] = ids.map((id) => ({ id, title: TITLES[id] ?? null, titleFrom: TITLES[id] ? 'title' : null, events: 54 }));
       return body(200, JSON.stringify(details));
     }
-    if (/^\/api\/store\/session\/[^/]+\/file\//.test(parsed.pathname)) return body(200, text);
+    if (/^\/api\/store\/session\/[^/]+\/file\//.test(parsed.pathname)) {
+      const range = init?.headers?.Range ?? null;
+      ranges.push(range ?? '-');
+      const match = range === null ? null : /^bytes=(\d+)-(\d*)$/.exec(range);
+      if (!match) return body(200, file);
+      const from = Number(match[1]);
+      const to = match[2] === '' ? file.length - 1 : Math.min(file.length - 1, Number(match[2]));
+      if (from >= file.length) return body(416, '', { 'content-range': `bytes */${file.length}` });
+      return body(206, file.subarray(from, to + 1), { 'content-range': `bytes ${from}-${to}/${file.length}` });
+    }
     return body(404, '{"error":"No such API."}');
   };
   return {
     fetch,
     requests,
+    ranges,
+    /** dsh appends the rest of the session's lines. */
+    grow: () => {
+      file = new TextEncoder().encode(`${lines.join('\n')}\n`);
+    },
+    initialBytes: () => new TextEncoder().encode(`${lines.slice(0, 40).join('\n')}\n`).length,
     subscribe: (_url: string, onMessage: (data: string) => void) => {
       push = onMessage;
       return () => {
@@ -176,7 +199,7 @@ describe('Sessions view', () => {
     expect(store.getState().selectedSeq).toBe(10);
   });
 
-  it('live: a new session appears, a removed one goes, the open one is read again when it grows', async () => {
+  it('live: a new session appears, a removed one goes, the open one follows its growth by the new bytes only', async () => {
     const { store, server, scheduler } = await renderStore();
     TITLES.n1 = 'Brand new';
     server.push({ kind: 'appeared', id: 'n1', row: row('n1', { modifiedAt: NOW, state: 'live' }) });
@@ -188,13 +211,27 @@ describe('Sessions view', () => {
     expect(levels()).not.toContain('2 Left alone');
     fireEvent.click(screen.getByText('Beta work'));
     await waitFor(() => expect(store.getState().status).toBe('ready'), { timeout: 10_000 });
+    // Followed from the start, through the engine's grow.
+    await waitFor(() => expect(store.getState().live?.active).toBe(true));
+    const handle = store.getState().load?.sessions[0]?.id;
+    expect(store.getState().load?.sessions[0]?.events).toBe(39);
     act(() => store.getState().goTo(5));
-    const files = () => server.requests.filter((url) => url.includes('/api/store/session/b1/file/')).length;
-    expect(files()).toBe(1);
+    await waitFor(() => expect(server.ranges.length).toBeGreaterThan(1));
+    const looked = server.ranges.length;
+    server.grow();
+    // The server's word that it grew: the next look comes at once, not at its time.
     server.push({ kind: 'grew', id: 'b1', row: row('b1', { cwd: '/home/dev/beta', size: 5000 }) });
-    await act(async () => scheduler.advance(2000));
-    await waitFor(() => expect(files()).toBe(2));
-    await waitFor(() => expect(store.getState().storeFollowNote).toContain('read again'));
+    await waitFor(() => expect(store.getState().load?.sessions[0]?.events).toBe(54));
+    expect(scheduler.now).toBe(0);
+    // Only the bytes past what was held were asked (and the first bytes, to tell a rewrite); the
+    // file was fetched whole once, by the open.
+    expect(server.ranges.slice(looked)).toContain(`bytes=${server.initialBytes()}-`);
+    expect(server.ranges.filter((range) => range === '-')).toHaveLength(1);
     expect(store.getState().step).toBe(5);
+    expect(store.getState().storeFollowNote).toBe('The open session grew: 15 new events, only the new bytes read.');
+    expect(screen.getByRole('navigation', { name: 'Store session' }).textContent).toContain('15 new events');
+    // Still the same session of the store, at the same place (the engine may keep or renew its handle).
+    expect(store.getState().storeOpenId).toBe('b1');
+    expect(typeof handle).toBe('number');
   });
 });

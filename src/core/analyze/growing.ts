@@ -152,6 +152,11 @@ export class GrowingInput {
     return this.current;
   }
 
+  /** Every source byte held (a view: valid until the next call that adds bytes). */
+  held(): Uint8Array {
+    return this.raw.view();
+  }
+
   /** The source's first bytes as held. */
   head(): Uint8Array {
     return this.raw.view().subarray(0, Math.min(HEAD_BYTES, this.raw.length));

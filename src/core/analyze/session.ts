@@ -39,6 +39,12 @@ export interface SessionAnalysis {
   header: Record<string, unknown> | null;
   sessionId: string | null;
   parentSession: string | null;
+  /**
+   * The header's `seedLength` of a child session (session-store.md §2): its first `seedLength`
+   * events are inherited from the parent's history, not the child's own. Null when absent, not a
+   * non-negative integer, or the session names no parent.
+   */
+  seedLength: number | null;
   log: EventLog;
   /** Seq of event 0 (non-zero only for stream-json windows). */
   baseSeq: number;
@@ -94,6 +100,13 @@ function projectsToMessage(value: unknown): boolean {
   } catch {
     return true;
   }
+}
+
+/** A child's `seedLength` when it is a usable count of inherited events (see {@link SessionAnalysis.seedLength}). */
+function seedLengthOf(header: Record<string, unknown> | null): number | null {
+  const value = header?.seedLength;
+  if (typeof header?.parentSession !== 'string' || typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) return null;
+  return value;
 }
 
 /** Consumes one session's events in order and produces its {@link SessionAnalysis}. */
@@ -288,6 +301,7 @@ export class SessionAnalyzer implements TextEventSink {
       header,
       sessionId: str(header?.id),
       parentSession: str(header?.parentSession),
+      seedLength: seedLengthOf(header),
       log: this.options.log,
       baseSeq: this.baseSeq,
       partial: this.baseSeq > 0,

@@ -4,5 +4,5 @@
  */
 export { resolveSessionRoot } from './root';
 export { walkSessions } from './walk';
-export type { SkipReason } from './walk';
+export type { SessionSource, SkipReason, SkippedEntry } from './walk';
 export { ReadError, openLogFile, readRegularFile } from './read';

@@ -7,9 +7,9 @@
  * The walk only reads directories and `stat`s entries; it never opens, creates or locks anything
  * (a store has one writer, the owning dsh process). Opening is `read.ts`.
  */
-import { readdir, stat } from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 
 /** The fixed file names of a stored session (session-store.md §2). */
 export const STORE_FILE_NAMES = ['session.jsonl', 'session.jsonl.zstd'] as const;
@@ -53,6 +53,13 @@ export type SkipReason =
   | 'not-a-log'
   /** A name starting with `.` (not descended into). */
   | 'hidden'
+  /**
+   * A directory in a project directory without `session.jsonl(.zstd)`: a session that never
+   * appended (dsh creates the file with the first event), or not a session directory.
+   */
+  | 'no-session-file'
+  /** A symbolic link whose target leaves the input it was reached from (with {@link WalkOptions.confine}). */
+  | 'outside-root'
   /** A FIFO, socket or device: reading it could block or never end. */
   | 'special-file'
   /** The same file or directory reached a second time (a symlink, overlapping inputs). */
@@ -83,10 +90,25 @@ export interface WalkResult {
   notes: StoreNote[];
 }
 
+/** The read-only file-system calls the walk makes (Node's own unless a test injects failures). */
+export type WalkFs = Pick<typeof fsp, 'readdir' | 'stat' | 'lstat' | 'realpath'>;
+
 /** Options of {@link walkSessions}. */
 export interface WalkOptions {
   /** Called for each source as it is found (a listing that shows progress). */
   onSource?: (source: SessionSource) => void;
+  /** @default Node's `fs/promises` */
+  fs?: WalkFs;
+  /**
+   * Follow a symbolic link only when its target stays inside the input it was reached from (the
+   * real path of a directory input; a file input's directory); skip it as `outside-root`
+   * otherwise. For a server that must not read outside what it was given. @default false
+   */
+  confine?: boolean;
+}
+
+function inside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** Suffixes of a log file in a plain folder (log-format.md §1.1 forms). */
@@ -122,7 +144,28 @@ class Walk {
   /** Encodings of store sessions per root-like directory (the parent of a project directory). */
   private readonly encodings = new Map<string, Set<'jsonl' | 'zstd'>>();
 
-  constructor(private readonly options: WalkOptions) {}
+  private readonly fs: WalkFs;
+  /** The real path of the input being walked, when links are confined to it. */
+  private boundary: string | null = null;
+
+  constructor(private readonly options: WalkOptions) {
+    this.fs = options.fs ?? fsp;
+  }
+
+  /**
+   * `stat` of an entry, or null (and a skip) when it is a symbolic link out of the input while
+   * links are confined.
+   */
+  private async statEntry(path: string): Promise<Stats | null> {
+    if (this.boundary !== null && (await this.fs.lstat(path)).isSymbolicLink()) {
+      const target = await this.fs.realpath(path);
+      if (!inside(this.boundary, target)) {
+        this.skip(path, 'outside-root', `${path} is a symbolic link out of the root (to ${target}): not followed`);
+        return null;
+      }
+    }
+    return this.fs.stat(path);
+  }
 
   skip(path: string, reason: SkipReason, message: string): void {
     this.result.skipped.push({ path, reason, message });
@@ -140,12 +183,16 @@ class Walk {
   async input(path: string): Promise<void> {
     let stats: Stats;
     try {
-      stats = await stat(path);
+      stats = await this.fs.stat(path);
+      if (this.options.confine) {
+        const real = await this.fs.realpath(path);
+        this.boundary = stats.isDirectory() ? real : dirname(real);
+      }
     } catch (error) {
       this.skip(path, 'unreadable', `cannot open ${path}: ${errorCode(error)}`);
       return;
     }
-    if (stats.isDirectory()) await this.directory(path, stats);
+    if (stats.isDirectory()) await this.directory(path, stats, isProjectName(basename(dirname(path))));
     // A file named on purpose is read whatever its name.
     else this.file(path, stats, 'explicit');
   }
@@ -199,7 +246,7 @@ class Walk {
     this.options.onSource?.(source);
   }
 
-  private async directory(path: string, stats: Stats): Promise<void> {
+  private async directory(path: string, stats: Stats, inProject = false): Promise<void> {
     const earlier = this.firstSighting(path, stats);
     if (earlier !== null) {
       this.skip(path, 'duplicate', earlier === path ? `${path} was already walked` : `${path} is the same directory as ${earlier} (already walked)`);
@@ -207,7 +254,7 @@ class Walk {
     }
     let names: string[];
     try {
-      names = (await readdir(path)).sort(byName);
+      names = (await this.fs.readdir(path)).sort(byName);
     } catch (error) {
       this.skip(path, 'unreadable', `cannot list ${path}: ${errorCode(error)}`);
       return;
@@ -217,20 +264,26 @@ class Walk {
       : names.some((n) => storeEncoding(n) !== null)
         ? 'session-dir'
         : 'plain';
+    // Discovery reads only the fixed file name in a session directory: nothing below is a session.
+    if (inProject && context === 'plain') {
+      this.skip(path, 'no-session-file', `${path} has no ${STORE_FILE_NAMES[1]} or ${STORE_FILE_NAMES[0]} (a session that never appended, or not a session directory)`);
+      return;
+    }
     for (const name of names) {
       const child = join(path, name);
       if (name.startsWith('.')) {
         this.skip(child, 'hidden', `${child} is hidden (its name starts with ".")`);
         continue;
       }
-      let childStats: Stats;
+      let childStats: Stats | null;
       try {
-        childStats = await stat(child);
+        childStats = await this.statEntry(child);
       } catch (error) {
         this.skip(child, 'unreadable', `cannot open ${child}: ${errorCode(error)}`);
         continue;
       }
-      if (childStats.isDirectory()) await this.directory(child, childStats);
+      if (childStats === null) continue;
+      if (childStats.isDirectory()) await this.directory(child, childStats, context === 'project');
       else this.file(child, childStats, context);
     }
   }

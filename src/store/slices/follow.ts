@@ -18,7 +18,8 @@ export const FOLLOW_MAX_INTERVAL_MS = 8000;
 /** Why a source cannot be followed here, or null when it can. */
 export function followRefusal(source: LoadSource | null): string | null {
   if (source === null) return 'Nothing is open.';
-  if (source.kind === 'url') return null;
+  // A store session is a URL of the local server (Range and ETag), which also says when it grew.
+  if (source.kind === 'url' || source.kind === 'store') return null;
   if (source.kind === 'file') {
     return source.handle
       ? null
@@ -42,6 +43,16 @@ export const createFollowSlice =
 
     /** The next look, waiting (its wait is what a change hint cuts short). */
     let pending: (() => void) | null = null;
+
+    /** A hint that the source changed (a file observer, the store's events stream): look now. */
+    const lookNow = (): void => {
+      const run = pending;
+      if (run === null) return;
+      cancelTimer?.();
+      cancelTimer = null;
+      pending = null;
+      run();
+    };
     let observer: { disconnect(): void } | null = null;
 
     const stopTimer = (): void => {
@@ -61,14 +72,7 @@ export const createFollowSlice =
         .FileSystemObserver;
       if (source?.kind !== 'file' || !source.handle || typeof Observer !== 'function') return;
       try {
-        const next = new Observer(() => {
-          const run = pending;
-          if (run === null) return;
-          cancelTimer?.();
-          cancelTimer = null;
-          pending = null;
-          run();
-        });
+        const next = new Observer(lookNow);
         next.observe(source.handle).catch(() => next.disconnect());
         observer = next;
       } catch {
@@ -77,7 +81,7 @@ export const createFollowSlice =
     };
 
     const requestFor = async (source: LoadSource): Promise<GrowRequest> => {
-      if (source.kind === 'url') return { kind: 'url' };
+      if (source.kind === 'url' || source.kind === 'store') return { kind: 'url' };
       if (source.kind === 'file' && source.handle) return { kind: 'file', file: await source.handle.getFile() };
       throw new Error(followRefusal(source) ?? 'This source cannot be followed.');
     };
@@ -96,11 +100,21 @@ export const createFollowSlice =
       const end = summary.sessions[session]?.accepted ?? 0;
       const wasAtEnd = state.step >= (before?.sessions[state.session]?.accepted ?? 0);
       const step = wasAtEnd || result.kind === 'reread' ? end : Math.min(state.step, end);
+      const grew =
+        ctx.lastSource?.kind !== 'store'
+          ? {}
+          : {
+              storeFollowNote:
+                result.kind === 'reread'
+                  ? 'The open session was rewritten: it was read again from the start.'
+                  : `The open session grew: ${result.newEvents === 1 ? '1 new event' : `${result.newEvents.toLocaleString('en-US')} new events`}, only the new bytes read.`,
+            };
       set({
         load: summary,
         session,
         step,
         live: { ...live, lastAppendAt: at, announce: announcement(before, summary, session) ?? live.announce },
+        ...grew,
       });
     };
 
@@ -148,6 +162,10 @@ export const createFollowSlice =
         const mine = ++generation;
         set({ live: { active: true, lastAppendAt: get().live?.lastAppendAt ?? null, note: null, error: null, announce: null } });
         void look(ctx.loadToken, mine, FOLLOW_INTERVAL_MS);
+      },
+
+      followHint() {
+        lookNow();
       },
 
       followRefusal() {

@@ -5,7 +5,7 @@
 import type { CoreClient } from '../../client/CoreClient';
 import { errorMessage, isAbortError } from '../../client/errors';
 import type { OpenRequest } from '../../protocol/protocol';
-import type { AppSlice, AppState, LoadSlice, LoadSource, SampleInfo, StoreContext } from '../types';
+import type { AppSlice, AppState, KeptLoad, LoadSlice, LoadSource, SampleInfo, StoreContext } from '../types';
 import { FRESH_SEARCH } from './filter';
 
 const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
@@ -61,6 +61,18 @@ export function sourceName(source: LoadSource): string {
     case 'store':
       return source.name;
   }
+}
+
+/**
+ * What the address bar says of an open source, so a reload or a shared link opens it again:
+ * a URL or a sample by name; null for what a link cannot carry (a file, pasted text, a store
+ * session, which the hash names).
+ */
+export function addressOf(source: LoadSource): { param: 'url' | 'sample' | 'demo'; value: string } | null {
+  if (source.kind === 'url') return { param: 'url', value: source.url };
+  if (source.kind === 'sample') return { param: 'sample', value: source.name };
+  if (source.kind === 'demo') return { param: 'demo', value: source.id };
+  return null;
 }
 
 /** Turns what the user picked into an engine request; reads files and fetches samples. */
@@ -143,8 +155,19 @@ export const createLoadSlice =
       return next;
     };
 
+    /** A failed or cancelled open: the log that was on screen stays, and the banner says why. */
+    const restore = (kept: KeptLoad, why: string): void => {
+      const name = get().sourceName ?? 'the log';
+      ctx.kept = null;
+      ctx.lastSource = kept.source;
+      set({ status: 'ready', progress: null, sourceName: kept.sourceName, failedOpen: { name, message: why } });
+      // Any open stops the looks of a follow (they belong to a load token): resume it.
+      if (kept.following) get().startFollow();
+    };
+
     return {
       client: initialClient,
+      failedOpen: null,
       status: 'idle',
       sourceName: null,
       progress: null,
@@ -165,12 +188,25 @@ export const createLoadSlice =
         const token = ++ctx.loadToken;
         ctx.requests.cancelPending();
         ctx.cancelPlayback?.();
-        const wasLoading = get().status === 'loading';
+        const before = get();
+        const wasLoading = before.status === 'loading';
+        // The log on screen stays until this one has loaded or failed (a second open while one
+        // loads keeps the same log: the one loading was never shown).
+        if (!wasLoading) {
+          ctx.kept =
+            before.status === 'ready' && before.load !== null
+              ? { source: ctx.lastSource, sourceName: before.sourceName, following: before.live?.active === true }
+              : null;
+        }
+        const kept = ctx.kept;
         const client = liveClient();
         ctx.lastSource = source;
         // Opening a log shows it: leave the playground for the log's own views.
-        const view = get().view === 'playground' ? 'timeline' : get().view;
-        set({ ...freshSessionState(), ...(source.kind === 'store' ? {} : { storeOpenId: null }), showingSessions: false, view, status: 'loading', sourceName: sourceName(source), progress: null, load: null, session: 0, loadError: null });
+        const view = before.view === 'playground' ? 'timeline' : before.view;
+        const storeOpenId = source.kind === 'store' ? source.id : null;
+        const starting = { status: 'loading' as const, sourceName: sourceName(source), progress: null, loadError: null, failedOpen: null, showingSessions: false };
+        if (kept) set(starting);
+        else set({ ...freshSessionState(), ...starting, storeOpenId, view, load: null, session: 0 });
         try {
           // A second file replaces the first: stop the running load before starting the next.
           if (wasLoading) await client.cancel().catch(() => {});
@@ -178,19 +214,27 @@ export const createLoadSlice =
           if (token !== ctx.loadToken) return;
           const summary = await client.open(request, (progress) => {
             if (token !== ctx.loadToken) return;
-            // The first lines of a large log, shown while the rest loads (the progress stays up).
-            const preview = progress.preview;
+            // The first lines of a large log, shown while the rest loads (the progress stays up),
+            // unless another log is on screen: that one stays until this load is done.
+            const preview = kept ? undefined : progress.preview;
             if (preview) set({ progress, load: preview, session: 0, step: preview.sessions[0]?.accepted ?? 0 });
             else set({ progress });
           });
           if (token !== ctx.loadToken) return;
           const first = summary.sessions[0];
-          set({ status: 'ready', load: summary, progress: null, session: 0, step: first?.accepted ?? 0 });
+          ctx.kept = null;
+          ctx.sessionCursors.clear();
+          set({ ...freshSessionState(), storeOpenId, view, status: 'ready', load: summary, progress: null, session: 0, step: first?.accepted ?? 0 });
           ctx.applyDeepLink();
+          ctx.deps.location.writeSource?.(addressOf(source));
+          // A session of the local store is followed from the start: it may be one dsh is writing.
+          if (source.kind === 'store') get().startFollow();
         } catch (error) {
           if (token !== ctx.loadToken) return;
+          const cancelled = isAbortError(error);
+          if (kept) restore(kept, cancelled ? 'the open was cancelled' : errorMessage(error));
           // A preview shown while loading goes with the load.
-          if (isAbortError(error)) set({ status: 'cancelled', progress: null, load: null });
+          else if (cancelled) set({ status: 'cancelled', progress: null, load: null });
           else set({ status: 'error', progress: null, load: null, loadError: errorMessage(error) });
         }
       },
@@ -198,10 +242,16 @@ export const createLoadSlice =
       async cancelLoad() {
         if (get().status !== 'loading') return;
         ctx.loadToken++;
-        set({ status: 'cancelled', progress: null, load: null });
+        const kept = ctx.kept;
+        if (kept) restore(kept, 'the open was cancelled');
+        else set({ status: 'cancelled', progress: null, load: null });
         await get()
           .client.cancel()
           .catch(() => {});
+      },
+
+      dismissFailedOpen() {
+        set({ failedOpen: null });
       },
 
       stopEngine() {
@@ -213,12 +263,15 @@ export const createLoadSlice =
       },
 
       selectSession(index) {
-        const load = get().load;
-        const session = load?.sessions[index];
-        if (!session || index === get().session) return;
+        const state = get();
+        const session = state.load?.sessions[index];
+        if (!session || index === state.session) return;
         ctx.requests.cancelPending();
         ctx.cancelPlayback?.();
-        set({ ...freshSessionState(), session: index, step: session.accepted });
+        // Each session of a file keeps its own place: coming back to one finds its step and selection.
+        ctx.sessionCursors.set(state.session, { step: state.step, selectedSeq: state.selectedSeq });
+        const place = ctx.sessionCursors.get(index) ?? { step: session.accepted, selectedSeq: null };
+        set({ ...freshSessionState(), session: index, step: Math.min(place.step, session.accepted), selectedSeq: place.selectedSeq });
       },
     };
   };

@@ -10,8 +10,6 @@ import type { AppSlice, AppState, SessionsSlice, StoreContext } from '../types';
 
 /** Titles asked per request; the rows in view go first. */
 const DETAILS_BATCH = 200;
-/** A growing open session is opened again at most this often (ms). */
-const REOPEN_MS = 1500;
 
 /** The API paths (src/protocol/store-api.ts). */
 export const STORE_API = {
@@ -50,8 +48,6 @@ export const createSessionsSlice =
     const asked = new Set<string>();
     let detailsRunning = false;
     let stopEvents: (() => void) | null = null;
-    let lastReopen = 0;
-    let reopenTimer: (() => void) | null = null;
 
     const pumpDetails = async (): Promise<void> => {
       if (detailsRunning) return;
@@ -75,26 +71,6 @@ export const createSessionsSlice =
       }
     };
 
-    /** Re-opens the open session after it grew, keeping the cursor (or following the end). */
-    const reopen = async (): Promise<void> => {
-      reopenTimer = null;
-      const state = get();
-      const id = state.storeOpenId;
-      if (!id || state.status !== 'ready') return;
-      lastReopen = Date.now();
-      const session = state.load?.sessions[state.session];
-      const atEnd = session !== undefined && state.step >= session.accepted;
-      const { step, selectedSeq } = state;
-      await state.openStoreSession(id, { keepView: true });
-      const after = get();
-      if (after.storeOpenId !== id || after.status !== 'ready') return;
-      if (!atEnd) {
-        after.goTo(step, { select: false });
-        after.select(selectedSeq);
-      }
-      set({ storeFollowNote: 'The open session grew: it was read again from the server.' });
-    };
-
     const onChange = (change: StoreChange): void => {
       const listing = get().storeListing;
       if (!listing) return;
@@ -104,11 +80,9 @@ export const createSessionsSlice =
         pendingDetails.add(change.id);
         void pumpDetails();
       }
-      if (change.id === get().storeOpenId && (change.kind === 'grew' || change.kind === 'rewritten')) {
-        if (reopenTimer !== null) return;
-        const wait = Math.max(0, lastReopen + REOPEN_MS - Date.now());
-        reopenTimer = ctx.deps.scheduler.setTimeout(() => void reopen(), wait);
-      }
+      // The open session follows through the engine's grow (only the new bytes are fetched, by
+      // Range); the server's word that it changed makes the next look come now.
+      if (change.id === get().storeOpenId && (change.kind === 'grew' || change.kind === 'rewritten')) get().followHint();
     };
 
     return {
@@ -177,15 +151,14 @@ export const createSessionsSlice =
           return;
         }
         const title = get().storeDetails[id]?.title;
-        set({ storeOpenId: id, showingSessions: false, storeError: null, ...(options?.keepView ? {} : { storeFollowNote: null }) });
+        // The open session's id is set when it has loaded: until then the one on screen stays.
+        set({ showingSessions: false, storeError: null, ...(options?.keepView ? {} : { storeFollowNote: null }) });
         await get().openSource({ kind: 'store', id, name: title ? `${title} (${row.sessionId ?? row.fileName})` : (row.sessionId ?? row.fileName), url: STORE_API.file(id, row.fileName) });
       },
 
       disposeStore() {
         stopEvents?.();
         stopEvents = null;
-        reopenTimer?.();
-        reopenTimer = null;
       },
     };
   };

@@ -16,6 +16,9 @@ import {
 } from '../../store/selectors';
 import { formatCount } from '../format';
 
+/** A message as a sentence: its own full stop, or one added. */
+const sentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 const VERDICT_VERB = { refuses: 'refuse', truncates: 'truncate', repairs: 'repair' } as const;
 
 export function ErrorBanner() {
@@ -28,6 +31,8 @@ export function ErrorBanner() {
   const stalled = useAppStore((s) => s.engineStalled);
   const stopEngine = useAppStore((s) => s.stopEngine);
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
+  const failedOpen = useAppStore((s) => s.failedOpen);
+  const dismissFailedOpen = useAppStore((s) => s.dismissFailedOpen);
   const surface = session?.surfaceError ?? null;
   const decode = session?.decodeError ?? null;
   const verdict = session?.loaderVerdict ?? null;
@@ -62,6 +67,17 @@ export function ErrorBanner() {
           <span>
             Could not open <b>{name}</b>: {loadError}
           </span>
+        </div>
+      ) : null}
+      {failedOpen && status === 'ready' ? (
+        <div className="banner banner-error" aria-label="Open failed">
+          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span>
+            Could not open <b>{failedOpen.name}</b>: {sentence(failedOpen.message)} The log shown stays open.
+          </span>
+          <button type="button" onClick={dismissFailedOpen}>
+            Dismiss
+          </button>
         </div>
       ) : null}
       {surface && status === 'ready' ? (

@@ -4,6 +4,7 @@ import { selectLoad, selectSession, selectTheme } from '../../store/selectors';
 import { DemoMenu } from './demos/DemoMenu';
 import { LiveControl } from './follow/LiveControl';
 import { OpenLogInput } from './start/OpenLogInput';
+import { OpenMenu } from './start/OpenMenu';
 import { plural } from '../format';
 
 export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
@@ -34,6 +35,7 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
           {showingSessions ? 'Back to the session' : 'Sessions'}
         </button>
       ) : null}
+      {load ? <OpenMenu /> : null}
       <DemoMenu />
       {load ? <OpenLogInput variant="compact" /> : null}
       <button type="button" className="icon-button" aria-pressed={theme === 'dark'} aria-label="Dark theme" title="Dark theme" onClick={toggleTheme}>

@@ -128,6 +128,51 @@ describe('walkSessions', () => {
   });
 });
 
+describe('walkSessions for a server (confined links, injected fs)', () => {
+  it('names a session directory that never appended, and does not descend below it', async () => {
+    const root = tree({ '--p--/a/session.jsonl': 'one\n', '--p--/empty/.keep': '', '--p--/odd/deeper/x.jsonl': '{}\n' });
+    const walk = await walkSessions([root]);
+    expect(walk.sources.map((s) => s.path)).toEqual([join(root, '--p--/a/session.jsonl')]);
+    expect(walk.skipped.map((s) => [s.path, s.reason])).toEqual([
+      [join(root, '--p--/empty'), 'no-session-file'],
+      [join(root, '--p--/odd'), 'no-session-file'],
+    ]);
+  });
+
+  it('with confine, follows a link inside the input and skips one out of it; without, follows both', async () => {
+    const root = tree({ '--p--/a/session.jsonl': 'one\n' });
+    const outside = tree({ '--q--/b/session.jsonl': 'two\n' });
+    symlinkSync(join(outside, '--q--'), join(root, '--out--'));
+    mkdirSync(join(root, '--p--', 'alias'));
+    symlinkSync(join(root, '--p--/a/session.jsonl'), join(root, '--p--/alias/session.jsonl'));
+    const confined = await walkSessions([root], { confine: true });
+    expect(confined.sources.map((s) => s.path)).toEqual([join(root, '--p--/a/session.jsonl')]);
+    expect(confined.skipped.map((s) => [s.path, s.reason])).toEqual([
+      [join(root, '--out--'), 'outside-root'],
+      [join(root, '--p--/alias/session.jsonl'), 'duplicate'],
+    ]);
+    expect(confined.skipped[0]?.message).toContain('symbolic link out of the root');
+    const open = await walkSessions([root]);
+    expect(open.sources.map((s) => s.path)).toContain(join(root, '--out--/b/session.jsonl'));
+  });
+
+  it('makes its calls through an injected fs', async () => {
+    const root = tree({ '--p--/a/session.jsonl': 'one\n', '--p--/b/session.jsonl': 'two\n' });
+    const fsp = await import('node:fs/promises');
+    const denied = join(root, '--p--/b');
+    const fs = {
+      ...fsp,
+      readdir: (async (path: string) => {
+        if (path === denied) throw Object.assign(new Error('EACCES'), { code: 'EACCES' });
+        return fsp.readdir(path);
+      }) as typeof fsp.readdir,
+    };
+    const walk = await walkSessions([root], { fs });
+    expect(walk.sources.map((s) => s.path)).toEqual([join(root, '--p--/a/session.jsonl')]);
+    expect(walk.skipped).toEqual([{ path: denied, reason: 'unreadable', message: `cannot list ${denied}: EACCES` }]);
+  });
+});
+
 describe('openLogFile', () => {
   it('opens session.jsonl, session.jsonl.zstd and export ZIPs from a walk', async () => {
     const root = tree({

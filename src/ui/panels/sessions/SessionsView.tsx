@@ -60,12 +60,15 @@ function SessionLine({ item, details, now }: { item: Extract<SessionTreeItem, { 
       </span>
       <span className="sv-size">{formatBytes(row.size)}</span>
       <span className="sv-events">{details?.events != null ? `${formatCount(details.events)} events` : ''}</span>
-      <StateBadge row={row} />
-      {row.reason && row.state !== 'ok' ? <span className="sv-reason">{row.reason}</span> : null}
-      {item.orphan ? <span className="sv-note">parent {row.parentSession} is not in this store</span> : null}
-      {row.seedLength !== null && row.seedLength > 0 ? (
-        <span className="sv-note">first {formatCount(row.seedLength)} events are the parent&apos;s (seed)</span>
-      ) : null}
+      {/* Badges and notes share one last column, so a row that has some keeps the others' columns. */}
+      <span className="sv-flags">
+        <StateBadge row={row} />
+        {row.reason && row.state !== 'ok' ? <span className="sv-reason">{row.reason}</span> : null}
+        {item.orphan ? <span className="sv-note">parent {row.parentSession} is not in this store</span> : null}
+        {row.seedLength !== null && row.seedLength > 0 ? (
+          <span className="sv-note sv-seed">first {formatCount(row.seedLength)} events are the parent&apos;s (seed)</span>
+        ) : null}
+      </span>
     </>
   );
 }

@@ -1,55 +1,12 @@
 /** The empty state of the app: drop, pick, paste, a URL, or a bundled sample. */
-import { useEffect, useId, useState } from 'react';
-import type { FormEvent } from 'react';
+import { useEffect } from 'react';
 import { useAppStore } from '../../../store/react';
 import { selectSamples, selectStatus } from '../../../store/selectors';
 import { DemoList } from '../demos/DemoList';
 import { PlaygroundStartButtons } from '../playground/PlaygroundStart';
 import { LoadProgress } from './LoadProgress';
 import { OpenLogInput } from './OpenLogInput';
-
-function PasteForm() {
-  const openSource = useAppStore((s) => s.openSource);
-  const [text, setText] = useState('');
-  const id = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (text.trim() !== '') void openSource({ kind: 'text', name: 'pasted text', text });
-  };
-  return (
-    <form className="start-card" onSubmit={submit}>
-      <label htmlFor={id} className="start-label">
-        Paste log text
-      </label>
-      <textarea id={id} rows={5} spellCheck={false} placeholder='{"type":"session",…}' value={text} onChange={(e) => setText(e.currentTarget.value)} />
-      <button type="submit" disabled={text.trim() === ''}>
-        Open pasted text
-      </button>
-    </form>
-  );
-}
-
-function UrlForm() {
-  const openSource = useAppStore((s) => s.openSource);
-  const [url, setUrl] = useState('');
-  const id = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (url.trim() !== '') void openSource({ kind: 'url', url: url.trim() });
-  };
-  return (
-    <form className="start-card" onSubmit={submit}>
-      <label htmlFor={id} className="start-label">
-        Open from a URL
-      </label>
-      <input id={id} type="url" placeholder="https://example.com/session.jsonl" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
-      <button type="submit" disabled={url.trim() === ''}>
-        Fetch
-      </button>
-      <p className="hint">Fetched only when you ask. The server must allow cross-origin requests (CORS).</p>
-    </form>
-  );
-}
+import { PasteForm, UrlForm } from './OpenForms';
 
 function Samples() {
   const samples = useAppStore(selectSamples);

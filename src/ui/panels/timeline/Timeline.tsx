@@ -74,6 +74,7 @@ const TimelineGridView = memo(function TimelineGridView({
   const scope = useTimelineScope();
   const selectedRow = useSelectedRow(selectedSeq);
   const timeFacts = useAppStore((s) => selectSession(s)?.time ?? null);
+  const seedLength = useAppStore((s) => selectSession(s)?.seedLength ?? null);
   const timeMode = useAppStore((s) => s.timeMode);
   const setTimeMode = useAppStore((s) => s.setTimeMode);
 
@@ -224,6 +225,7 @@ const TimelineGridView = memo(function TimelineGridView({
               selected={row !== null && row.seq === selectedSeq}
               atCursor={row !== null && row.index === step - 1}
               highlighted={row !== null && highlightSeqs !== null && highlightSeqs.has(row.seq)}
+              inherited={row !== null && seedLength !== null && row.index < seedLength}
               timeFacts={timeFacts}
               timeMode={timeMode}
               previousTime={data.rowAt(index - 1)?.time ?? null}

@@ -19,6 +19,8 @@ export interface TimelineRowProps {
   /** The event applied last at the cursor (step = row.index + 1). */
   atCursor: boolean;
   highlighted: boolean;
+  /** The event is one of a forked child's first `seedLength`: the parent's, not its own. */
+  inherited?: boolean;
   /** How the session's times read (null before the summary arrives). */
   timeFacts: TimeFacts | null;
   timeMode: TimeMode;
@@ -95,6 +97,7 @@ function sameProps(a: TimelineRowProps, b: TimelineRowProps): boolean {
     a.selected === b.selected &&
     a.atCursor === b.atCursor &&
     a.highlighted === b.highlighted &&
+    a.inherited === b.inherited &&
     a.timeFacts === b.timeFacts &&
     a.timeMode === b.timeMode &&
     a.previousTime === b.previousTime &&
@@ -111,6 +114,7 @@ export const TimelineRow = memo(function TimelineRow({
   selected,
   atCursor,
   highlighted,
+  inherited = false,
   timeFacts,
   timeMode,
   previousTime,
@@ -133,6 +137,7 @@ export const TimelineRow = memo(function TimelineRow({
     selected ? 'is-selected' : '',
     atCursor ? 'is-cursor' : '',
     highlighted ? 'is-highlighted' : '',
+    inherited ? 'is-seed' : '',
   ].join(' ');
   return (
     <div
@@ -175,6 +180,11 @@ export const TimelineRow = memo(function TimelineRow({
         )}
       </span>
       <span role="gridcell" className="c-summary">
+        {inherited ? (
+          <span className="seed-mark" title="Inherited from the parent session: part of the seed this fork started from, not this session's own">
+            parent&apos;s<span className="sr-only"> (seed), </span>
+          </span>
+        ) : null}
         {row.summary}
       </span>
     </div>

@@ -3,7 +3,7 @@
  * Nested replacements fold into this one bracket, with the chain shown. Long spans show their
  * first messages until expanded; the row carries only those, the rest are fetched as shown.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { VIEW_TRANSCRIPT_PREVIEW } from '../../../protocol/protocol';
 import type { ViewRow } from '../../../protocol/protocol';
 import { SeqLink } from '../../widgets/SeqLink';
@@ -19,6 +19,47 @@ import { useSpanMessages } from './useSpanMessages';
  */
 export const SPAN_PREVIEW = VIEW_TRANSCRIPT_PREVIEW;
 export const SPAN_PAGE = 100;
+
+/** Nested replacements named before the chain collapses; an expand adds this many more. */
+export const CHAIN_PREVIEW = 3;
+export const CHAIN_PAGE = 50;
+
+/**
+ * The replacements nested in a span, outermost first. A chain of a thousand (a replacement
+ * shadowing a replacement shadowing …) names its first few and says how many more there are:
+ * each expand renders one more page, so a long chain costs what is shown, not its length.
+ */
+function NestedChain({ outer, nested, onSelect }: { outer: number; nested: readonly number[]; onSelect: (seq: number) => void }) {
+  const [shown, setShown] = useState(CHAIN_PREVIEW);
+  const visible = nested.slice(0, shown);
+  const hidden = nested.length - visible.length;
+  return (
+    <p className="vw-chain">
+      <span className="muted">Chain:</span> <span className="mono">{outer}</span>
+      {visible.map((seq) => (
+        <span key={seq} className="link-chain">
+          <span aria-hidden="true"> ⊃ </span>
+          <span className="sr-only">contains</span>
+          <SeqLink seq={seq} onSelect={onSelect} label="nested replacement" />
+          <InspectReplaceButton seq={seq} className="inspect-small">
+            <span aria-hidden="true">⇄</span>
+          </InspectReplaceButton>
+        </span>
+      ))}
+      {hidden > 0 ? (
+        <button type="button" className="link-button vw-chain-more" aria-expanded={false} onClick={() => setShown(shown + CHAIN_PAGE)}>
+          {hidden === 1 ? '1 more nested replacement' : `${formatCount(hidden)} more nested replacements`}
+          {hidden > CHAIN_PAGE ? ` (show ${formatCount(CHAIN_PAGE)})` : ''}
+        </button>
+      ) : null}
+      {shown > CHAIN_PREVIEW && nested.length > CHAIN_PREVIEW ? (
+        <button type="button" className="link-button vw-chain-more" aria-expanded={true} onClick={() => setShown(CHAIN_PREVIEW)}>
+          Collapse the chain ({formatCount(nested.length)} nested)
+        </button>
+      ) : null}
+    </p>
+  );
+}
 
 export interface ShadowedSpanProps {
   row: ViewRow;
@@ -52,21 +93,7 @@ export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect 
         </span>
         <InspectReplaceButton seq={model.seq} />
       </div>
-      {nested.length > 0 ? (
-        <p className="vw-chain">
-          <span className="muted">Chain:</span> <span className="mono">{model.seq}</span>
-          {nested.map((seq) => (
-            <span key={seq} className="link-chain">
-              <span aria-hidden="true"> ⊃ </span>
-              <span className="sr-only">contains</span>
-              <SeqLink seq={seq} onSelect={onSelect} label="nested replacement" />
-              <InspectReplaceButton seq={seq} className="inspect-small">
-                <span aria-hidden="true">⇄</span>
-              </InspectReplaceButton>
-            </span>
-          ))}
-        </p>
-      ) : null}
+      {nested.length > 0 ? <NestedChain outer={model.seq} nested={nested} onSelect={onSelect} /> : null}
       <div className="vw-span-body" aria-busy={loading}>
         {messages.map((message) => (
           <MessageView key={message.seq} message={message} tools={spanTools} selected={message.seq === selectedSeq} onSelect={onSelect} />
