@@ -51,6 +51,31 @@ describe('Analysis views', () => {
     expect(region().textContent).toContain('reused prefix');
   });
 
+  it('plots the recorded cache reads beside the estimated reused prefix, with a legend entry', async () => {
+    const { expected, test } = await loaded();
+    renderWith(<ContextCurve />, test);
+    const path = await waitFor(
+      () => {
+        const found = region().querySelector('.curve-cache');
+        if (!found) throw new Error('no cache-read series yet');
+        return found;
+      },
+      { timeout: 10_000 },
+    );
+    const requests = expected.analytics!.requests;
+    const recorded = requests.filter((r) => r.usage?.cacheRead != null);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length).toBeLessThan(requests.length);
+    // One run per stretch of requests that recorded cache reads: a request without one leaves a gap.
+    let runs = 0;
+    requests.forEach((r, i) => {
+      if (r.usage?.cacheRead != null && (i === 0 || requests[i - 1]!.usage?.cacheRead == null)) runs++;
+    });
+    expect(path.getAttribute('d')!.match(/M/g)).toHaveLength(runs);
+    expect(path.getAttribute('d')!.match(/L/g)).toHaveLength(recorded.length * 2 - runs);
+    expect(region().textContent).toContain('cache reads (recorded)');
+  });
+
   it('lists recorded tokens per turn with the session totals', async () => {
     const { expected, test } = await loaded();
     renderWith(<ContextCurve />, test);
