@@ -16,7 +16,7 @@ import type {
 import type { Family } from '../core/analyze/family';
 import type { CompactionLoss } from '../core/analysis/loss';
 import type { PrefixBreak } from '../core/analysis/requests';
-import type { TurnUsage, UsageTotals } from '../core/analysis/usage';
+import type { ModelUsage, TurnUsage, UsageTotals } from '../core/analysis/usage';
 
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
@@ -111,6 +111,8 @@ export interface ProgressEvent {
 
 export { FAMILIES } from '../core/analyze/family';
 export { TOKEN_METHOD, estimateTokens } from '../core/analyze/tokens';
+export { ANY_MODEL, costOf, parsePriceList, sessionCost } from '../core/analysis/cost';
+export type { Cost, ModelPrice, PriceList } from '../core/analysis/cost';
 import type { LoaderVerdict } from '../core/analyze/loader-verdict';
 import type { TimeFacts } from '../core/analyze/time';
 export type { LoaderVerdict, TimeFacts };
@@ -563,7 +565,8 @@ export interface CurveRequest {
 /** Recorded token usage per turn (with its steps) and in all. */
 export interface CurveUsage {
   turns: TurnUsage[];
-  total: UsageTotals;
+  /** With the usage per model, which prices apply to. */
+  total: UsageTotals & { models: ModelUsage[] };
 }
 
 /** The context curve, bucketed for plotting. */

@@ -16,6 +16,7 @@ import type {
   PlaygroundTemplate,
   ProgressEvent,
   QueryErrorInfo,
+  PriceList,
   RowFilter,
 } from '../protocol/protocol';
 import type { StoreDetails, StoreListing, StoreSearchAnswer } from '../protocol/store-api';
@@ -157,6 +158,12 @@ export interface PrefsSlice {
   speed: number;
   /** How the timeline shows times: elapsed from the earliest event, or local wall-clock time. */
   timeMode: TimeMode;
+  /**
+   * Prices per model (dollars per million tokens) the user gave for the token table's cost:
+   * logs record none. Empty: no cost is shown.
+   */
+  prices: PriceList;
+  setPrices(prices: PriceList): void;
   setTimeMode(mode: TimeMode): void;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
