@@ -17,6 +17,10 @@ import type { Family } from '../core/analyze/family';
 import type { CompactionLoss } from '../core/analysis/loss';
 import type { PrefixBreak } from '../core/analysis/requests';
 import type { ModelUsage, TurnUsage, UsageTotals } from '../core/analysis/usage';
+import type { TimeWindow } from '../core/analysis/timing-window';
+export type { LaneWindow, TimeBucket, TimeItem, TimeWindow } from '../core/analysis/timing-window';
+export type { TimeGap, TimeLane } from '../core/analysis/timing';
+export { GAP_THRESHOLD_MS, TIME_LANES } from '../core/analysis/timing';
 
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
@@ -706,6 +710,23 @@ export interface CurveParams extends SessionParams {
   buckets: number;
 }
 
+/**
+ * {@link CoreApi.timeTrack}: the time track's range [from, to] in epoch ms (null: the whole
+ * session), drawn `width` pixels wide, with the cursor `step` (its event's time is sent back).
+ */
+export interface TimeTrackParams extends SessionParams {
+  from: number | null;
+  to: number | null;
+  width: number;
+  step: number;
+}
+
+/** The time track of a range (see `core/analysis/timing-window.ts`), and the cursor's time. */
+export interface TimeTrackData extends TimeWindow {
+  /** The time of the event applied last at the cursor step (null at step 0 or without a time). */
+  cursorTime: number | null;
+}
+
 /** {@link CoreApi.exportText}. */
 export interface ExportTextParams extends StepParams {
   kind: ExportKind;
@@ -777,6 +798,8 @@ export interface CoreApi {
   replaceDetail(params: ReplacementParams): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */
   curve(params: CurveParams): Promise<CurveData>;
+  /** The time track's lanes over a range: spans in view, or their density when too many. */
+  timeTrack(params: TimeTrackParams): Promise<TimeTrackData>;
   /** Export the model view or surface at a step, or the diagnostics/QA report. */
   exportText(params: ExportTextParams): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
@@ -835,6 +858,7 @@ export const CORE_METHODS = {
   blockText: 'session',
   replaceDetail: 'session',
   curve: 'session',
+  timeTrack: 'session',
   exportText: 'session',
   exportEvent: 'session',
   demos: 'engine',

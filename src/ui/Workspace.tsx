@@ -7,7 +7,7 @@ import { selectView } from '../store/selectors';
 import { Diagnostics } from './panels/Diagnostics';
 import { NarrationBar } from './panels/demos/NarrationBar';
 import { ExportMenu } from './panels/exports/ExportMenu';
-import { ContextCurve } from './panels/curve/ContextCurve';
+import { CurveArea } from './panels/curve/CurveArea';
 import { Inspector } from './panels/inspector/Inspector';
 import { ReplaceInspector } from './panels/replace/ReplaceInspector';
 import { SessionPicker } from './panels/SessionPicker';
@@ -89,7 +89,7 @@ export function Workspace() {
       <div className="workspace-view" role="tabpanel" id={tabPanelId(VIEW_TABS_ID, view)} aria-labelledby={tabId(VIEW_TABS_ID, view)}>
         {view === 'views' ? <ViewsLayout /> : <TimelineLayout />}
       </div>
-      <ContextCurve />
+      <CurveArea />
       <Transport />
       <ReplaceInspector />
     </div>

@@ -11,6 +11,8 @@ import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
 import { PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
 import type {
+  TimeTrackData,
+  TimeTrackParams,
   BlockTextParams,
   BracketsParams,
   CurveParams,
@@ -651,6 +653,21 @@ export class FakeCoreClient implements CoreClient {
         findings: (this.options.diagnostics ?? []).filter((d) => d.rule.startsWith('qa/') && d.seq === r.seq),
       };
     });
+  }
+
+  /** The fake's events carry no clock: the time track says so (the real engine is tested for spans). */
+  timeTrack(params: TimeTrackParams): Promise<TimeTrackData> {
+    return this.answer('timeTrack', [params.session], () => ({
+      time: { kind: 'absent', origin: null, outOfOrder: 0, note: 'no event records a time' },
+      from: null,
+      to: null,
+      range: null,
+      lanes: [],
+      gaps: [],
+      gapsTotal: 0,
+      gapThresholdMs: 30_000,
+      cursorTime: null,
+    }));
   }
 
   curve(params: CurveParams): Promise<CurveData> {

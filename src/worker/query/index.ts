@@ -16,6 +16,7 @@ import { search, searchMatches } from './search';
 import { QuerySession } from './session';
 import type { SessionAnalysis } from '../../core/analyze/session';
 import { shadowedBy, surface } from './surface';
+import { timeTrack } from './timing';
 import { blockText, transcript, viewPlace, views } from './views';
 
 /** What a request's query code may ask of the engine. */
@@ -51,6 +52,7 @@ export const SESSION_QUERIES = {
   blockText,
   replaceDetail,
   curve: (q, params, { pause, stale }) => curve(q, params, pause, stale),
+  timeTrack,
   exportText,
   exportEvent,
 } satisfies { [K in SessionMethod]: Handler<K> };
