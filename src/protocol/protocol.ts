@@ -18,6 +18,8 @@ import type { CompactionLoss } from '../core/analysis/loss';
 import type { PrefixBreak } from '../core/analysis/requests';
 import type { ModelUsage, TurnUsage, UsageTotals } from '../core/analysis/usage';
 import type { TimeWindow } from '../core/analysis/timing-window';
+import type { Comparison } from '../core/analysis/compare';
+export type { Comparison, RequestDelta } from '../core/analysis/compare';
 export type { LaneWindow, TimeBucket, TimeItem, TimeWindow } from '../core/analysis/timing-window';
 export type { TimeGap, TimeLane } from '../core/analysis/timing';
 export { GAP_THRESHOLD_MS, TIME_LANES } from '../core/analysis/timing';
@@ -721,6 +723,37 @@ export interface TimeTrackParams extends SessionParams {
   step: number;
 }
 
+/** {@link CoreApi.compare}: this session against another open one, by handle. */
+export interface CompareParams extends SessionParams {
+  other: number;
+}
+
+/** The comparison of two sessions (`core/analysis/compare.ts`) and each side's accepted events. */
+export type SessionComparison = Comparison & { accepted: { a: number; b: number } };
+
+/** {@link CoreApi.compareView}: the two model views at `step` (this session) and `otherStep` (the other). */
+export interface CompareViewParams extends CompareParams {
+  step: number;
+  otherStep: number;
+}
+
+/** A message of a compared model view: its node, role, text preview and estimated tokens. */
+export interface CompareMessage {
+  seq: number;
+  role: string;
+  text: string;
+  tokens: number;
+}
+
+/** The message-level diff of two model views. */
+export interface CompareViewData {
+  a: { step: number; messages: number };
+  b: { step: number; messages: number };
+  /** A view held more messages than are compared (the first 2,000 of each are). */
+  clipped: boolean;
+  rows: { kind: 'same' | 'changed' | 'a-only' | 'b-only'; a: CompareMessage | null; b: CompareMessage | null }[];
+}
+
 /** The time track of a range (see `core/analysis/timing-window.ts`), and the cursor's time. */
 export interface TimeTrackData extends TimeWindow {
   /** The time of the event applied last at the cursor step (null at step 0 or without a time). */
@@ -800,6 +833,17 @@ export interface CoreApi {
   curve(params: CurveParams): Promise<CurveData>;
   /** The time track's lanes over a range: spans in view, or their density when too many. */
   timeTrack(params: TimeTrackParams): Promise<TimeTrackData>;
+  /** This session against another open one: common event prefix, divergence, request deltas. */
+  compare(params: CompareParams): Promise<SessionComparison>;
+  /** The two model views at a pair of steps, diffed message by message. */
+  compareView(params: CompareViewParams): Promise<CompareViewData>;
+  /**
+   * Open a log to compare with, beside the load (which stays as it is): its sessions get
+   * handles of their own, replacing the previous comparison's.
+   */
+  openCompare(request: OpenRequest): Promise<LoadSummary>;
+  /** Drop the sessions opened to compare with. */
+  closeCompare(): Promise<void>;
   /** Export the model view or surface at a step, or the diagnostics/QA report. */
   exportText(params: ExportTextParams): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
@@ -859,6 +903,10 @@ export const CORE_METHODS = {
   replaceDetail: 'session',
   curve: 'session',
   timeTrack: 'session',
+  compare: 'session',
+  compareView: 'session',
+  openCompare: 'load',
+  closeCompare: 'load',
   exportText: 'session',
   exportEvent: 'session',
   demos: 'engine',

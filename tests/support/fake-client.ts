@@ -11,6 +11,8 @@ import type { CoreClient, DeadListener } from '../../src/client/CoreClient';
 import { EngineDeadError } from '../../src/client/errors';
 import { PROTOCOL_VERSION, VIEW_TRANSCRIPT_PREVIEW } from '../../src/protocol/protocol';
 import type {
+  CompareViewData,
+  SessionComparison,
   TimeTrackData,
   TimeTrackParams,
   BlockTextParams,
@@ -653,6 +655,23 @@ export class FakeCoreClient implements CoreClient {
         findings: (this.options.diagnostics ?? []).filter((d) => d.rule.startsWith('qa/') && d.seq === r.seq),
       };
     });
+  }
+
+  /** The fake holds one session: comparisons are tested on the real engine (tests/ui/compare.test.tsx). */
+  compare(): Promise<SessionComparison> {
+    return Promise.reject(new Error('the fake client compares nothing'));
+  }
+
+  compareView(): Promise<CompareViewData> {
+    return Promise.reject(new Error('the fake client compares nothing'));
+  }
+
+  openCompare(): Promise<LoadSummary> {
+    return Promise.reject(new Error('the fake client opens nothing to compare with'));
+  }
+
+  closeCompare(): Promise<void> {
+    return Promise.resolve();
   }
 
   /** The fake's events carry no clock: the time track says so (the real engine is tested for spans). */
