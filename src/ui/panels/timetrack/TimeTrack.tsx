@@ -7,8 +7,8 @@
  * The engine computes the spans once and sends only what the range in view needs (spans, or
  * their density when too many for the width).
  */
-import { useLayoutEffect, useRef, useState } from 'react';
-import type { KeyboardEvent, WheelEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
 import { TIME_LANES } from '../../../protocol/protocol';
 import type { LaneWindow, TimeItem, TimeLane, TimeTrackData } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
@@ -106,12 +106,27 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
   };
   const focused = laneItems(focus.lane).find((i) => i.seq === focus.seq) ?? null;
   const zoom = (factor: number, at = (view.from + view.to) / 2) => onRange(zoomRange(view, factor, at, whole));
-  const onWheel = (event: WheelEvent<HTMLDivElement>) => {
-    if (event.deltaY === 0) return;
-    const at = timeOfX(scale, event.clientX - event.currentTarget.getBoundingClientRect().left);
+  const plotRef = useRef<HTMLDivElement | null>(null);
+  const onWheel = (event: WheelEvent) => {
+    if (event.deltaY === 0 || !plotRef.current) return;
+    // The wheel zooms the track, not the page under it.
+    event.preventDefault();
+    const at = timeOfX(scale, event.clientX - plotRef.current.getBoundingClientRect().left);
     if (event.shiftKey) onRange(panRange(view, event.deltaY > 0 ? 0.2 : -0.2, whole));
     else zoom(event.deltaY < 0 ? 0.8 : 1.25, Math.min(view.to, Math.max(view.from, at)));
   };
+  const wheel = useRef(onWheel);
+  useEffect(() => {
+    wheel.current = onWheel;
+  });
+  // React's wheel listener is passive (it cannot keep the page from scrolling): a native one is not.
+  useEffect(() => {
+    const element = plotRef.current;
+    if (!element) return;
+    const listener = (event: WheelEvent) => wheel.current(event);
+    element.addEventListener('wheel', listener, { passive: false });
+    return () => element.removeEventListener('wheel', listener);
+  }, []);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const items = laneItems(focus.lane);
     const at = focused ? items.indexOf(focused) : -1;
@@ -175,7 +190,7 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
         aria-label="Time track lanes: arrow keys choose a span, Enter moves the cursor to it, plus and minus zoom"
         aria-describedby="tt-readout"
         onKeyDown={onKeyDown}
-        onWheel={onWheel}
+        ref={plotRef}
       >
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="presentation">
           {axis.times.map((t) => (
