@@ -9,6 +9,7 @@ import { InProcessCoreClient } from './client/InProcessCoreClient';
 import { WorkerCoreClient } from './client/WorkerCoreClient';
 import { loadInProcessEngine } from './client/engineFallback';
 import { createAppStore } from './store/createAppStore';
+import { parseCompareParam } from './store/slices/compare';
 import { AppStoreProvider } from './store/react';
 import { App } from './ui/App';
 
@@ -62,3 +63,15 @@ if (url) {
 } else if (sample) void store.getState().openSource({ kind: 'sample', name: sample });
 else if (demo) void store.getState().openDemo(demo);
 void storeProbe;
+
+// `&compare=url:URL` or `&compare=session:N` (a link to a comparison, see the compare slice):
+// once the log has opened, compare it with that one.
+const compareWith = params.get('compare');
+const compareSource = compareWith === null ? null : parseCompareParam(compareWith);
+if (compareSource) {
+  const stop = store.subscribe((state) => {
+    if (state.status !== 'ready' || state.load === null) return;
+    stop();
+    void state.openCompare(compareSource);
+  });
+}

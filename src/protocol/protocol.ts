@@ -16,7 +16,13 @@ import type {
 import type { Family } from '../core/analyze/family';
 import type { CompactionLoss } from '../core/analysis/loss';
 import type { PrefixBreak } from '../core/analysis/requests';
-import type { TurnUsage, UsageTotals } from '../core/analysis/usage';
+import type { ModelUsage, TurnUsage, UsageTotals } from '../core/analysis/usage';
+import type { TimeWindow } from '../core/analysis/timing-window';
+import type { Comparison } from '../core/analysis/compare';
+export type { Comparison } from '../core/analysis/compare';
+export type { LaneWindow, TimeItem, TimeWindow } from '../core/analysis/timing-window';
+export type { TimeLane } from '../core/analysis/timing';
+export { TIME_LANES } from '../core/analysis/timing';
 
 export type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo };
 
@@ -111,6 +117,8 @@ export interface ProgressEvent {
 
 export { FAMILIES } from '../core/analyze/family';
 export { estimateTokens } from '../core/analyze/tokens';
+export { ANY_MODEL, parsePriceList, sessionCost } from '../core/analysis/cost';
+export type { Cost, PriceList } from '../core/analysis/cost';
 import type { LoaderVerdict } from '../core/analyze/loader-verdict';
 import type { TimeFacts } from '../core/analyze/time';
 export type { LoaderVerdict, TimeFacts };
@@ -568,7 +576,8 @@ export interface CurveRequest {
 /** Recorded token usage per turn (with its steps) and in all. */
 export interface CurveUsage {
   turns: TurnUsage[];
-  total: UsageTotals;
+  /** With the usage per model, which prices apply to. */
+  total: UsageTotals & { models: ModelUsage[] };
 }
 
 /** The context curve, bucketed for plotting. */
@@ -713,6 +722,54 @@ export interface CurveParams extends SessionParams {
   buckets: number;
 }
 
+/**
+ * {@link CoreApi.timeTrack}: the time track's range [from, to] in epoch ms (null: the whole
+ * session), drawn `width` pixels wide, with the cursor `step` (its event's time is sent back).
+ */
+export interface TimeTrackParams extends SessionParams {
+  from: number | null;
+  to: number | null;
+  width: number;
+  step: number;
+}
+
+/** {@link CoreApi.compare}: this session against another open one, by handle. */
+export interface CompareParams extends SessionParams {
+  other: number;
+}
+
+/** The comparison of two sessions (`core/analysis/compare.ts`) and each side's accepted events. */
+export type SessionComparison = Comparison & { accepted: { a: number; b: number } };
+
+/** {@link CoreApi.compareView}: the two model views at `step` (this session) and `otherStep` (the other). */
+export interface CompareViewParams extends CompareParams {
+  step: number;
+  otherStep: number;
+}
+
+/** A message of a compared model view: its node, role, text preview and estimated tokens. */
+export interface CompareMessage {
+  seq: number;
+  role: string;
+  text: string;
+  tokens: number;
+}
+
+/** The message-level diff of two model views. */
+export interface CompareViewData {
+  a: { step: number; messages: number };
+  b: { step: number; messages: number };
+  /** A view held more messages than are compared (the first 2,000 of each are). */
+  clipped: boolean;
+  rows: { kind: 'same' | 'changed' | 'a-only' | 'b-only'; a: CompareMessage | null; b: CompareMessage | null }[];
+}
+
+/** The time track of a range (see `core/analysis/timing-window.ts`), and the cursor's time. */
+export interface TimeTrackData extends TimeWindow {
+  /** The time of the event applied last at the cursor step (null at step 0 or without a time). */
+  cursorTime: number | null;
+}
+
 /** {@link CoreApi.exportText}. */
 export interface ExportTextParams extends StepParams {
   kind: ExportKind;
@@ -787,6 +844,19 @@ export interface CoreApi {
   replaceDetail(params: ReplacementParams): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */
   curve(params: CurveParams): Promise<CurveData>;
+  /** The time track's lanes over a range: spans in view, or their density when too many. */
+  timeTrack(params: TimeTrackParams): Promise<TimeTrackData>;
+  /** This session against another open one: common event prefix, divergence, request deltas. */
+  compare(params: CompareParams): Promise<SessionComparison>;
+  /** The two model views at a pair of steps, diffed message by message. */
+  compareView(params: CompareViewParams): Promise<CompareViewData>;
+  /**
+   * Open a log to compare with, beside the load (which stays as it is): its sessions get
+   * handles of their own, replacing the previous comparison's.
+   */
+  openCompare(request: OpenRequest): Promise<LoadSummary>;
+  /** Drop the sessions opened to compare with. */
+  closeCompare(): Promise<void>;
   /** Export the model view or surface at a step, or the diagnostics/QA report. */
   exportText(params: ExportTextParams): Promise<ExportFile>;
   /** The raw line of one event, whole (the inspector shows a clipped preview of a large one). */
@@ -847,6 +917,11 @@ export const CORE_METHODS = {
   blockText: 'session',
   replaceDetail: 'session',
   curve: 'session',
+  timeTrack: 'session',
+  compare: 'session',
+  compareView: 'session',
+  openCompare: 'load',
+  closeCompare: 'load',
   exportText: 'session',
   exportEvent: 'session',
   exportSession: 'session',

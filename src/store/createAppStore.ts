@@ -10,6 +10,7 @@ import { createLatestWins } from '../client/latestWins';
 import { createSharedClient } from '../client/SharedClient';
 import { memoryStorage, noLocation, resolveDeps } from './deps';
 import type { AppStoreDeps, ResolvedDeps, StorageLike } from './deps';
+import { createCompareSlice } from './slices/compare';
 import { createCursorSlice } from './slices/cursor';
 import { applyDeepLink, createDeepLinkSlice, followLocationHash, syncDeepLinkToLocation } from './slices/deepLink';
 import { createDemoSlice } from './slices/demo';
@@ -96,6 +97,7 @@ export function createAppStore(client: CoreClient, deps?: AppStoreDeps): AppStor
         ...createPlaygroundSlice(ctx)(...a),
         ...createSessionsSlice(ctx)(...a),
         ...createStoreSearchSlice(ctx)(...a),
+        ...createCompareSlice(ctx)(...a),
       }),
       {
         name: PREFS_KEY,

@@ -16,7 +16,9 @@ import type {
   PlaygroundTemplate,
   ProgressEvent,
   QueryErrorInfo,
+  PriceList,
   RowFilter,
+  SessionSummary,
 } from '../protocol/protocol';
 import type { StoreDetails, StoreListing, StoreSearchAnswer } from '../protocol/store-api';
 import type { ResolvedDeps } from './deps';
@@ -163,6 +165,12 @@ export interface PrefsSlice {
   speed: number;
   /** How the timeline shows times: elapsed from the earliest event, or local wall-clock time. */
   timeMode: TimeMode;
+  /**
+   * Prices per model (dollars per million tokens) the user gave for the token table's cost:
+   * logs record none. Empty: no cost is shown.
+   */
+  prices: PriceList;
+  setPrices(prices: PriceList): void;
   setTimeMode(mode: TimeMode): void;
   setTheme(theme: Theme): void;
   toggleTheme(): void;
@@ -329,7 +337,33 @@ export interface StoreSearchSlice {
   searchStore(text: string): Promise<void>;
 }
 
+/** What the open session can be compared with: a log to open, or another session of the load. */
+export type CompareSource = Exclude<LoadSource, { kind: 'sample' } | { kind: 'demo' }> | { kind: 'loaded'; index: number };
+
+/** The comparison in progress (see slices/compare.ts). */
+export interface CompareState {
+  status: 'loading' | 'ready' | 'error';
+  label: string;
+  /** The link's `compare=` value, or null when the source cannot be linked (a local file). */
+  param: string | null;
+  source: CompareSource;
+  /** The other session (its summary and engine handle) once open. */
+  session: SessionSummary | null;
+  handle: number | null;
+  error: string | null;
+}
+
+export interface CompareSlice {
+  compare: CompareState | null;
+  /** Compares the open session with another log or another session of the load. */
+  openCompare(source: CompareSource): Promise<void>;
+  closeCompare(): void;
+  /** The link (query and hash, relative) that opens this comparison, or why there is none. */
+  compareLink(): { link: string | null; reason: string | null };
+}
+
 export type AppState = LoadSlice &
+  CompareSlice &
   FollowSlice &
   CursorSlice &
   FilterSlice &

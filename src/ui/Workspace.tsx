@@ -7,7 +7,9 @@ import { selectView } from '../store/selectors';
 import { Diagnostics } from './panels/Diagnostics';
 import { NarrationBar } from './panels/demos/NarrationBar';
 import { ExportMenu } from './panels/exports/ExportMenu';
-import { ContextCurve } from './panels/curve/ContextCurve';
+import { CompareMenu } from './panels/compare/CompareMenu';
+import { CompareView } from './panels/compare/CompareView';
+import { CurveArea } from './panels/curve/CurveArea';
 import { Inspector } from './panels/inspector/Inspector';
 import { ReplaceInspector } from './panels/replace/ReplaceInspector';
 import { SessionPicker } from './panels/SessionPicker';
@@ -78,18 +80,20 @@ function ViewsLayout() {
 
 export function Workspace() {
   const view = useAppStore(selectView) === 'views' ? 'views' : 'timeline';
+  const comparing = useAppStore((s) => s.compare !== null);
   return (
     <div className="workspace">
       <StoreSessionBar />
       <SessionPicker />
       <WorkspaceBar>
+        <CompareMenu />
         <ExportMenu />
       </WorkspaceBar>
       <NarrationBar />
       <div className="workspace-view" role="tabpanel" id={tabPanelId(VIEW_TABS_ID, view)} aria-labelledby={tabId(VIEW_TABS_ID, view)}>
-        {view === 'views' ? <ViewsLayout /> : <TimelineLayout />}
+        {comparing ? <CompareView /> : view === 'views' ? <ViewsLayout /> : <TimelineLayout />}
       </div>
-      <ContextCurve />
+      <CurveArea />
       <Transport />
       <ReplaceInspector />
     </div>

@@ -197,6 +197,8 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
   let follow: Follow | null = null;
 
   let playground: PlaygroundHost | null = null;
+  /** Handles of the sessions opened to compare with (`openCompare`), kept beside the load's. */
+  let compareHandles: number[] = [];
 
   const session = (handle: number): QuerySession => {
     const query = sessions.get(handle);
@@ -363,7 +365,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     const answer = SESSION_QUERIES[method] as (q: QuerySession, params: unknown, context: QueryContext) => unknown;
     (queries as Record<SessionMethod, (params: { session: number }) => Promise<unknown>>)[method] = async (params) => {
       const query = session(params.session);
-      return answer(query, params, { pause, stale: () => sessions.get(params.session) !== query });
+      return answer(query, params, { pause, stale: () => sessions.get(params.session) !== query, other: session });
     };
   }
 
@@ -476,6 +478,35 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       const look = current.busy.then(() => growLoaded(current, request));
       current.busy = look.catch(() => {});
       return look;
+    },
+
+    async openCompare(request: OpenRequest): Promise<LoadSummary> {
+      const started = now();
+      const input = await readRequest(request);
+      const bytes = 'bytes' in input ? input.bytes : new Uint8Array(await input.file.arrayBuffer());
+      const result = await openBytes(bytes, { name: input.name, pause, memoryLimitBytes: memoryLimitFor(request), memoryLimitName: "this tab's memory limit" });
+      // One comparison at a time: the previous one's sessions go.
+      for (const handle of compareHandles) sessions.delete(handle);
+      const queries = result.sessions.map((s) => new QuerySession(s));
+      compareHandles = queries.map((query) => {
+        const handle = nextHandle++;
+        sessions.set(handle, query);
+        return handle;
+      });
+      const print = fingerprint(bytes);
+      return {
+        loadId: ++loadCounter,
+        file: result.file,
+        bytes: result.bytes,
+        sessions: queries.map((q, i) => summarize(q, compareHandles[i] as number, i, print)),
+        findings: result.findings,
+        elapsedMs: now() - started,
+      };
+    },
+
+    async closeCompare(): Promise<void> {
+      for (const handle of compareHandles) sessions.delete(handle);
+      compareHandles = [];
     },
 
     async demos(): Promise<DemoInfo[]> {

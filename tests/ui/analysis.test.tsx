@@ -51,6 +51,31 @@ describe('Analysis views', () => {
     expect(region().textContent).toContain('reused prefix');
   });
 
+  it('plots the recorded cache reads beside the estimated reused prefix, with a legend entry', async () => {
+    const { expected, test } = await loaded();
+    renderWith(<ContextCurve />, test);
+    const path = await waitFor(
+      () => {
+        const found = region().querySelector('.curve-cache');
+        if (!found) throw new Error('no cache-read series yet');
+        return found;
+      },
+      { timeout: 10_000 },
+    );
+    const requests = expected.analytics!.requests;
+    const recorded = requests.filter((r) => r.usage?.cacheRead != null);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length).toBeLessThan(requests.length);
+    // One run per stretch of requests that recorded cache reads: a request without one leaves a gap.
+    let runs = 0;
+    requests.forEach((r, i) => {
+      if (r.usage?.cacheRead != null && (i === 0 || requests[i - 1]!.usage?.cacheRead == null)) runs++;
+    });
+    expect(path.getAttribute('d')!.match(/M/g)).toHaveLength(runs);
+    expect(path.getAttribute('d')!.match(/L/g)).toHaveLength(recorded.length * 2 - runs);
+    expect(region().textContent).toContain('cache reads (recorded)');
+  });
+
   it('lists recorded tokens per turn with the session totals', async () => {
     const { expected, test } = await loaded();
     renderWith(<ContextCurve />, test);
@@ -60,6 +85,56 @@ describe('Analysis views', () => {
     const input = expected.analytics!.requests.reduce((n, r) => n + (r.usage?.input ?? 0), 0);
     const total = within(table).getByRole('rowheader', { name: 'Total' }).closest('tr')!;
     expect(total.textContent).toContain(input.toLocaleString('en-US'));
+  });
+
+  it('says no cost without prices, then shows cost per turn and in all from prices given in the form, kept in the preferences', async () => {
+    const storage = memoryStorage();
+    const client = new InProcessCoreClient(createEngine());
+    const store = createAppStore(client, { storage, scheduler: new FakeScheduler(), location: new FakeLocation() });
+    await store.getState().openSource({ kind: 'text', name: 'gen.jsonl', text });
+    renderWith(<ContextCurve />, { store, client: client as never, scheduler: new FakeScheduler(), location: new FakeLocation() });
+    const table = await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    expect(region().textContent).toContain('Logs record no prices, so no cost is shown');
+    expect(within(table).queryByRole('columnheader', { name: 'Cost' })).toBeNull();
+
+    fireEvent.click(within(region()).getByRole('button', { name: 'Set prices…' }));
+    const form = within(region()).getByRole('form', { name: 'Prices per model' });
+    // The form offers the models the session names; price every one of them.
+    const models = [...form.querySelectorAll<HTMLInputElement>('input[aria-label^="Model of row"]')].map((i) => i.value);
+    expect(models.length).toBeGreaterThan(0);
+    for (const model of models) {
+      fireEvent.change(within(form).getByRole('textbox', { name: `Input price of ${model}` }), { target: { value: '1' } });
+      fireEvent.change(within(form).getByRole('textbox', { name: `Output price of ${model}` }), { target: { value: '1' } });
+    }
+    fireEvent.click(within(form).getByRole('button', { name: 'Save prices' }));
+    await waitFor(() => expect(within(table).getByRole('columnheader', { name: 'Cost' })).toBeTruthy());
+
+    // At $1 per million of every kind of token, the cost is the token count in millions.
+    const u = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!.analytics!.requests;
+    const tokens = u.reduce((n, r) => n + (r.usage ? (r.usage.input ?? 0) + (r.usage.output ?? 0) + (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0) + (r.usage.reasoning ?? 0) : 0), 0);
+    const expected = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(tokens / 1e6);
+    const total = within(table).getByRole('rowheader', { name: 'Total' }).closest('tr')!;
+    expect(total.querySelector('.tok-cost')!.textContent).toBe(expected);
+    expect(table.querySelectorAll('tbody .tok-cost')).toHaveLength(new Set(u.map((r) => r.turn)).size);
+
+    // Kept across visits.
+    const again = createAppStore(new InProcessCoreClient(createEngine()), { storage, scheduler: new FakeScheduler(), location: new FakeLocation() });
+    expect(Object.keys(again.getState().prices).sort()).toEqual([...models].sort());
+    again.dispose();
+  });
+
+  it('refuses a price that is not a number and says so', async () => {
+    const { test } = await loaded();
+    renderWith(<ContextCurve />, test);
+    await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    fireEvent.click(within(region()).getByRole('button', { name: 'Set prices…' }));
+    const form = within(region()).getByRole('form', { name: 'Prices per model' });
+    const model = form.querySelector<HTMLInputElement>('input[aria-label="Model of row 1"]')!.value;
+    fireEvent.change(within(form).getByRole('textbox', { name: `Input price of ${model}` }), { target: { value: 'cheap' } });
+    fireEvent.change(within(form).getByRole('textbox', { name: `Output price of ${model}` }), { target: { value: '2' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save prices' }));
+    expect(within(form).getByRole('alert').textContent).toContain('input: needs a number');
+    expect(test.store.getState().prices).toEqual({});
   });
 
   it('jumps to the next prefix break from the transport', async () => {

@@ -2,7 +2,11 @@
  * `surface-lens check PATH...`: validate session logs — files, export ZIPs, session
  * directories, whole stores — on several threads, and report one record per session.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parsePriceList, sessionCost } from '../../core/analysis/cost';
+import type { PriceList } from '../../core/analysis/cost';
+import type { ModelUsage, TurnUsage } from '../../core/analysis/usage';
 import { walkSessions } from '../../node/store';
 import type { SkipReason } from '../../node/store';
 import { loadCheckConfig } from '../check/config';
@@ -40,6 +44,10 @@ what is passed over is named on stderr with the reason.
   --memory-limit SIZE   stop reading a file cleanly (rule decode/memory-limit) before its load
                         would hold more than SIZE (bytes, or with K, M, G: 512M, 2G); by
                         default no limit is set (Node has its own heap limit)
+  --prices FILE.json    prices per model, dollars per million tokens, for the JSON record's
+                        "cost" (logs record none): {"MODEL": {"input": 3, "output": 15,
+                        "cacheRead": 0.3, "cacheWrite": 3.75}, "*": {…}}; "*" prices every
+                        model not listed; cache prices default to the input price
   -h, --help            show this help
 
 Progress is shown on stderr when it is a terminal.
@@ -58,6 +66,7 @@ const OPTIONS = {
   config: { type: 'string' },
   'memory-limit': { type: 'string' },
   'view-url': { type: 'string' },
+  prices: { type: 'string' },
 } as const;
 
 /** `--view-url`: an http(s) address, or a {@link UsageError}. */
@@ -70,6 +79,19 @@ function viewUrl(text: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--view-url needs an http or https address, got ${JSON.stringify(text)}`);
   return url;
+}
+
+/** The `--prices` file, or a usage error that says what is wrong with it. */
+function readPrices(path: string): PriceList {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`--prices ${path}: ${(error as Error).message}`);
+  }
+  const parsed = parsePriceList(value);
+  if ('error' in parsed) throw new UsageError(`--prices ${path}: ${parsed.error}`);
+  return parsed.prices;
 }
 
 /** Skips worth a line in a report (the rest — READMEs, hidden folders — stay on stderr only). */
@@ -116,6 +138,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     url.hash = `session=${id}`;
     return url.toString();
   };
+  const prices = values.prices === undefined ? null : readPrices(values.prices);
+  if (prices !== null && format !== 'json') throw new UsageError('--prices is for --format json');
 
   let status = 0;
   const items: ReportItem[] = [];
@@ -163,6 +187,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
           if (findingFails(finding, failOn)) status = Math.max(status, 1);
         }
         for (const session of file.sessions) {
+          if (prices !== null && session.record !== null) {
+            // Priced on this thread from the record's usage per model: the workers never see the list.
+            const usage = session.record.usage as { turns: TurnUsage[]; total: { models: ModelUsage[] } };
+            session.record.cost = { ...sessionCost(usage, prices), currency: 'USD' };
+          }
           const selected = selectSession(session, selection);
           const failed = fails(selected, failOn);
           emit({ kind: 'session', selected, failed });

@@ -125,6 +125,8 @@ export class AnalysisRecorder {
   private cuts: ReplaceCut[] = [];
   private header: { seq: number; value: Json } | null = null;
   private headerAtPrev: Json | undefined = undefined;
+  /** The model in force: the last `request/header` `config.model` or `request/context` `model`. */
+  private model: string | null = null;
 
   /** @param lookup re-reads an earlier event by absolute seq (a fresh object) */
   constructor(lookup: (seq: number) => unknown) {
@@ -159,6 +161,8 @@ export class AnalysisRecorder {
           request.usageFrom = request.usage === null ? null : 'message';
         }
         if (request.endTime === null) request.endTime = time(e);
+        const source = data.message !== null && typeof data.message === 'object' ? data.message.source : null;
+        if (source !== null && typeof source === 'object' && typeof source.model === 'string') request.model = source.model;
         if (this.attempt) this.attempt.open = false;
         break;
       }
@@ -169,6 +173,10 @@ export class AnalysisRecorder {
         break;
       case 'request/header':
         if (data.header !== undefined) this.header = { seq, value: data.header as Json };
+        if (typeof data.header?.config?.model === 'string') this.model = data.header.config.model;
+        break;
+      case 'request/context':
+        if (typeof data.model === 'string') this.model = data.model;
         break;
       default:
         break;
@@ -270,6 +278,7 @@ export class AnalysisRecorder {
       usage: null,
       usageFrom: null,
       finish: null,
+      model: this.model,
     };
     if (brokenBy?.kind === 'other' && prev !== null) {
       this.findings.push({

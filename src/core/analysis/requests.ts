@@ -56,6 +56,12 @@ export interface ModelRequest {
   usageFrom: 'message' | 'chunk' | null;
   /** The attempt's finish reason kind (`stop`, `tool-calls`, `error`, …), null when none was recorded. */
   finish: string | null;
+  /**
+   * The model that answered: the step's `assistant/message` `source.model`, else the model in
+   * force (the last `request/header` `config.model` or `request/context` `model` before the
+   * request); null when the log names none. Prices are looked up by it (`cost.ts`).
+   */
+  model: string | null;
 }
 
 /** A prefix this long (estimated tokens) or longer is one a provider caches (providers cache from 1,024 tokens). */

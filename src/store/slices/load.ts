@@ -125,6 +125,8 @@ function freshSessionState(): Partial<AppState> {
     exportError: null,
     // A new open stops following the previous source (its looks see the new load token).
     live: null,
+    // A comparison is of the session it was made for.
+    compare: null,
   };
 }
 

@@ -1,4 +1,5 @@
-/** Preferences that persist across visits (see `partializePrefs`): theme, pane sizes, speed. */
+/** Preferences that persist across visits (see `partializePrefs`): theme, pane sizes, speed, prices. */
+import { parsePriceList } from '../../protocol/protocol';
 import type { AppSlice, AppState, PrefsSlice, Theme } from '../types';
 
 export const SPEEDS: readonly number[] = [1, 2, 5, 10, 30, 100, 1000];
@@ -11,6 +12,11 @@ export const createPrefsSlice =
     paneSizes: {},
     speed: DEFAULT_SPEED,
     timeMode: 'elapsed',
+    prices: {},
+    setPrices(prices) {
+      const parsed = parsePriceList(prices);
+      if ('prices' in parsed) set({ prices: parsed.prices });
+    },
     setTimeMode(timeMode) {
       set({ timeMode });
     },
@@ -31,10 +37,10 @@ export const createPrefsSlice =
   });
 
 /** The persisted part of the state. */
-export type PersistedPrefs = Pick<AppState, 'theme' | 'paneSizes' | 'speed' | 'timeMode'>;
+export type PersistedPrefs = Pick<AppState, 'theme' | 'paneSizes' | 'speed' | 'timeMode' | 'prices'>;
 
 export function partializePrefs(state: AppState): PersistedPrefs {
-  return { theme: state.theme, paneSizes: state.paneSizes, speed: state.speed, timeMode: state.timeMode };
+  return { theme: state.theme, paneSizes: state.paneSizes, speed: state.speed, timeMode: state.timeMode, prices: state.prices };
 }
 
 /** Accepts only well-formed persisted values (storage is user-editable). */
@@ -45,6 +51,10 @@ export function mergePrefs(persisted: unknown, current: AppState): AppState {
   if (p.theme === 'light' || p.theme === 'dark') next.theme = p.theme;
   if (typeof p.speed === 'number' && Number.isFinite(p.speed) && p.speed > 0) next.speed = p.speed;
   if (p.timeMode === 'elapsed' || p.timeMode === 'clock') next.timeMode = p.timeMode;
+  if (p.prices !== undefined) {
+    const parsed = parsePriceList(p.prices);
+    if ('prices' in parsed) next.prices = parsed.prices;
+  }
   if (typeof p.paneSizes === 'object' && p.paneSizes !== null) {
     const sizes: Record<string, number[]> = {};
     for (const [id, value] of Object.entries(p.paneSizes)) {

@@ -5,6 +5,7 @@
  * consumer; the type below refuses a table that misses one or answers with another type.
  */
 import type { CoreResult, SessionMethod, SessionRequest } from '../../protocol/protocol';
+import { compare, compareView } from './compare';
 import { curve } from './curve';
 import { detail } from './detail';
 import { diagnostics } from './diagnostics';
@@ -16,6 +17,7 @@ import { search, searchMatches } from './search';
 import { QuerySession } from './session';
 import type { SessionAnalysis } from '../../core/analyze/session';
 import { shadowedBy, surface } from './surface';
+import { timeTrack } from './timing';
 import { blockText, transcript, viewPlace, views } from './views';
 
 /** What a request's query code may ask of the engine. */
@@ -24,6 +26,8 @@ export interface QueryContext {
   pause(): Promise<void>;
   /** True once the session the request is about was replaced (a new load or playground state). */
   stale(): boolean;
+  /** Another open session by handle (a comparison's other side); throws when none is open. */
+  other(handle: number): QuerySession;
 }
 
 type Handler<K extends SessionMethod> = (
@@ -51,6 +55,9 @@ export const SESSION_QUERIES = {
   blockText,
   replaceDetail,
   curve: (q, params, { pause, stale }) => curve(q, params, pause, stale),
+  timeTrack,
+  compare,
+  compareView,
   exportText,
   exportEvent,
   exportSession,
@@ -71,7 +78,13 @@ export type BoundQueries = {
  */
 export function sessionQueries(
   analysis: SessionAnalysis,
-  context: QueryContext = { pause: async () => {}, stale: () => false },
+  context: QueryContext = {
+    pause: async () => {},
+    stale: () => false,
+    other: () => {
+      throw new Error('bound queries hold one session');
+    },
+  },
 ): BoundQueries {
   const query = new QuerySession(analysis);
   const bound: Record<string, unknown> = { query };

@@ -88,8 +88,8 @@ describe('usageByTurn', () => {
   it('sums recorded counts per step, turn and session; a missing count adds nothing', async () => {
     const { usageByTurn } = await import('../../../src/core/analysis/usage');
     const u = (input: number, cacheRead: number | null) => ({ input, output: 1, cacheRead, cacheWrite: null, reasoning: null });
-    const req = (turn: number, step: number, usage: ReturnType<typeof u> | null) => ({ turn, step, usage }) as never;
-    const { turns, total } = usageByTurn([req(1, 1, u(100, 80)), req(1, 1, null), req(1, 2, u(50, null)), req(2, 1, u(10, 5))]);
+    const req = (turn: number, step: number, usage: ReturnType<typeof u> | null, model: string | null = 'm') => ({ turn, step, usage, model }) as never;
+    const { turns, total } = usageByTurn([req(1, 1, u(100, 80)), req(1, 1, null), req(1, 2, u(50, null), 'n'), req(2, 1, u(10, 5), null)]);
     expect(turns.map((t) => [t.turn, t.requests, t.input, t.cacheRead, t.steps.length])).toEqual([
       [1, 3, 150, 80, 2],
       [2, 1, 10, 5, 1],
@@ -98,6 +98,17 @@ describe('usageByTurn', () => {
       [1, 2, 100],
       [2, 1, 50],
     ]);
-    expect(total).toEqual({ requests: 4, input: 160, output: 3, cacheRead: 85, cacheWrite: 0, reasoning: 0 });
+    const { models, ...sums } = total;
+    expect(sums).toEqual({ requests: 4, input: 160, output: 3, cacheRead: 85, cacheWrite: 0, reasoning: 0 });
+    // Per model, for prices: in first-request order, a request naming no model under null.
+    expect(models.map((m) => [m.model, m.requests, m.input])).toEqual([
+      ['m', 2, 100],
+      ['n', 1, 50],
+      [null, 1, 10],
+    ]);
+    expect(turns[0]!.models.map((m) => [m.model, m.requests])).toEqual([
+      ['m', 2],
+      ['n', 1],
+    ]);
   });
 });

@@ -12,7 +12,7 @@ import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '
 import { useRemote } from '../../hooks/useRemote';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
-import { bandPath, bucketAt, bucketsFor, linePath, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
+import { bandPath, bucketAt, bucketsFor, cacheReadPath, linePath, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
 import type { CurveRequestPoint, Plot } from './geometry';
 import { TokenTable } from './TokenTable';
 
@@ -162,7 +162,13 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
         {curve.requests && curve.requests.length > 0 ? (
           <>
-            <span className="lg lg-reused">━ reused prefix</span> <span className="lg lg-break">✂ prefix break</span>{' '}
+            <span className="lg lg-reused">━ reused prefix (estimate)</span>{' '}
+            {curve.requests.some((q) => q.cacheRead !== null) ? (
+              <span className="lg lg-cache" title="Recorded cache-read tokens of each request, drawn at 4 characters a token">
+                ┅ cache reads (recorded)
+              </span>
+            ) : null}{' '}
+            <span className="lg lg-break">✂ prefix break</span>{' '}
           </>
         ) : null}
         <span className="lg lg-cursor">│ cursor</span> · tokens {curve.tokenMethod}
@@ -185,6 +191,7 @@ function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
       <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
       {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
       {curve.requests && curve.requests.length > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
+      {curve.requests?.some((q) => q.cacheRead !== null) ? <path className="curve-cache" d={cacheReadPath(plot, curve)} /> : null}
       {(curve.requests ?? [])
         .filter((q) => q.brokenBy !== null)
         .map((q) => (

@@ -1,14 +1,28 @@
 /**
  * Recorded tokens per turn, under the context curve: a bar per turn (input beside output, cache
- * reads marked inside the input) and the session's totals. The counts are the provider's own,
- * from each model request's recorded usage; steps open under their turn.
+ * reads marked inside the input), the session's totals, and the cost per turn and in all under
+ * the prices the user gave (logs record none). The counts are the provider's own, from each
+ * model request's recorded usage; steps open under their turn.
  */
-import type { CurveUsage } from '../../../protocol/protocol';
+import { useState } from 'react';
+import { sessionCost } from '../../../protocol/protocol';
+import type { Cost, CurveUsage } from '../../../protocol/protocol';
+import { useAppStore } from '../../../store/react';
 import { formatCount } from '../../format';
+import { PriceSettings } from './PriceSettings';
 
 type Totals = CurveUsage['total'];
 
-function Cells({ t }: { t: Totals }) {
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
+
+/** `$0.0123`, with what could not be priced said beside it. */
+export function formatCost(c: Cost): string {
+  if (c.priced === 0 && c.unpriced > 0) return 'no price';
+  const text = dollars.format(c.dollars);
+  return c.unpriced > 0 ? `${text} + ${formatCount(c.unpriced)} unpriced` : text;
+}
+
+function Cells({ t }: { t: Omit<Totals, 'models'> }) {
   return (
     <>
       <td className="mono">{formatCount(t.requests)}</td>
@@ -20,7 +34,7 @@ function Cells({ t }: { t: Totals }) {
   );
 }
 
-function Bar({ t, max }: { t: Totals; max: number }) {
+function Bar({ t, max }: { t: Omit<Totals, 'models'>; max: number }) {
   const pct = (n: number): string => `${max > 0 ? (100 * n) / max : 0}%`;
   return (
     <span className="tok-bar" aria-hidden="true">
@@ -32,14 +46,21 @@ function Bar({ t, max }: { t: Totals; max: number }) {
   );
 }
 
+const modelName = (m: string | null): string => m ?? '(no model named)';
+
 export function TokenTable({ usage }: { usage: CurveUsage }) {
+  const prices = useAppStore((s) => s.prices);
+  const [editing, setEditing] = useState(false);
   if (usage.total.requests === 0) return null;
   const max = usage.turns.reduce((m, t) => Math.max(m, t.input + t.output), 0);
+  const priced = Object.keys(prices).length > 0;
+  const cost = priced ? sessionCost(usage, prices) : null;
+  const models = usage.total.models.map((m) => m.model);
   return (
     <details className="tok">
       <summary>
         Tokens per turn (recorded): {formatCount(usage.total.input)} in ({formatCount(usage.total.cacheRead)} cache reads), {formatCount(usage.total.output)} out over{' '}
-        {formatCount(usage.total.requests)} model requests
+        {formatCount(usage.total.requests)} model requests{cost ? `, ${formatCost(cost.total)}` : ''}
       </summary>
       <table className="tok-table">
         <thead>
@@ -50,18 +71,20 @@ export function TokenTable({ usage }: { usage: CurveUsage }) {
             <th scope="col">Cache read</th>
             <th scope="col">Output</th>
             <th scope="col">Reasoning</th>
+            {cost ? <th scope="col">Cost</th> : null}
             <th scope="col">
               <span className="lg tok-in-lg">■ input</span> <span className="lg tok-cache-lg">■ cached</span> <span className="lg tok-out-lg">■ output</span>
             </th>
           </tr>
         </thead>
         <tbody>
-          {usage.turns.map((t) => (
+          {usage.turns.map((t, i) => (
             <tr key={String(t.turn)} data-turn={t.turn ?? ''}>
               <th scope="row" title={t.steps.map((s) => `step ${s.step ?? '?'}: ${formatCount(s.input)} in, ${formatCount(s.output)} out`).join('\n')}>
                 {t.turn ?? '—'}
               </th>
               <Cells t={t} />
+              {cost ? <td className="mono tok-cost">{formatCost(cost.turns[i] as Cost)}</td> : null}
               <td className="tok-bar-cell">
                 <Bar t={t} max={max} />
               </td>
@@ -72,11 +95,23 @@ export function TokenTable({ usage }: { usage: CurveUsage }) {
           <tr>
             <th scope="row">Total</th>
             <Cells t={usage.total} />
+            {cost ? <td className="mono tok-cost">{formatCost(cost.total)}</td> : null}
             <td />
           </tr>
         </tfoot>
       </table>
-      <p className="hint">Logs record no prices, so no cost is shown. Cache write tokens: {formatCount(usage.total.cacheWrite)}.</p>
+      <p className="hint">
+        {cost
+          ? cost.total.unpriced > 0
+            ? `Cost from the prices you gave; no price for ${cost.total.unpricedModels.map(modelName).join(', ')} (${formatCount(cost.total.unpriced)} requests not counted). `
+            : 'Cost from the prices you gave (logs record no prices). '
+          : 'Logs record no prices, so no cost is shown until you give prices. '}
+        Models: {models.map(modelName).join(', ')}. Cache write tokens: {formatCount(usage.total.cacheWrite)}.{' '}
+        <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          {priced ? 'Edit prices…' : 'Set prices…'}
+        </button>
+      </p>
+      {editing ? <PriceSettings models={models} onDone={() => setEditing(false)} /> : null}
     </details>
   );
 }

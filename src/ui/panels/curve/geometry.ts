@@ -101,6 +101,37 @@ export function reusedPath(plot: Plot, curve: CurveData): string {
   return parts.join(' ');
 }
 
+/**
+ * Characters per estimated token: the estimate is ⌈chars ÷ 4⌉ (core/analyze/tokens.ts), so a
+ * recorded token count is drawn in the curve's byte scale at four characters a token.
+ */
+export const CHARS_PER_TOKEN = 4;
+
+/**
+ * The recorded cache reads of every request, as a step line in the curve's byte scale (tokens ×
+ * {@link CHARS_PER_TOKEN}), beside the estimated reused prefix: flat from a request's step to
+ * the next one's. A request that recorded no cache reads leaves a gap. Values above the plot's
+ * maximum are drawn at its top (a provider's count also covers the system prompt and tools,
+ * which are not messages). Empty when no request recorded any.
+ */
+export function cacheReadPath(plot: Plot, curve: CurveData): string {
+  const requests = curve.requests ?? [];
+  const parts: string[] = [];
+  let open = false;
+  requests.forEach((q, i) => {
+    if (q.cacheRead === null) {
+      open = false;
+      return;
+    }
+    const y = r(yOf(plot, curve.bytesMax, Math.min(curve.bytesMax, q.cacheRead * CHARS_PER_TOKEN)));
+    const x0 = r(xOf(plot, curve.steps, q.step));
+    const x1 = r(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps));
+    parts.push(`${open ? 'L' : 'M'}${x0} ${y}`, `L${x1} ${y}`);
+    open = true;
+  });
+  return parts.join(' ');
+}
+
 /** The last model request made at or before `step` (requests are sorted by step), or null. */
 export function requestAt(curve: CurveData, step: number): CurveRequestPoint | null {
   const requests = curve.requests ?? [];

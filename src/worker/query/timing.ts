@@ -1,0 +1,23 @@
+/**
+ * The time track: the session's spans, computed once on the first request (`core/analysis/
+ * timing.ts`) and kept per session, then one window per request for the range in view.
+ */
+import { timeSpans } from '../../core/analysis/timing';
+import type { TimeSpans } from '../../core/analysis/timing';
+import { timeWindow } from '../../core/analysis/timing-window';
+import type { TimeTrackData, TimeTrackParams } from '../../protocol/protocol';
+import type { QuerySession } from './session';
+
+/** Spans per session; a new load makes new sessions, so nothing outlives its session. */
+const spansOf = new WeakMap<QuerySession, TimeSpans>();
+
+export function timeTrack(q: QuerySession, { from, to, width, step }: TimeTrackParams): TimeTrackData {
+  let spans = spansOf.get(q);
+  if (spans === undefined) {
+    spans = timeSpans(q.session);
+    spansOf.set(q, spans);
+  }
+  const k = q.clampStep(step);
+  const t = k > 0 ? (q.session.columns.time[k - 1] as number) : NaN;
+  return { ...timeWindow(spans, from, to, width), cursorTime: Number.isNaN(t) || spans.from === null ? null : t };
+}
