@@ -93,7 +93,7 @@ export interface AppBenchResult {
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 function seekStats(timings: SeekTiming[]): SeekStats {
@@ -324,7 +324,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
   const seekCount = options.seeks ?? 120;
   if (!existsSync(options.file)) throw new Error(`no log at ${options.file}: run npm run bench first`);
   const bytes = statSync(options.file).size;
-  const loadBefore = loadavg()[0] as number;
+  const loadBefore = loadavg()[0]!;
   log('app: vite build');
   await build({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
   const server = await preview({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR }, preview: { host: '127.0.0.1', port: 4390 } });
@@ -389,7 +389,7 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       const loaded = await load(page, options.file);
       await page.waitForTimeout(1000);
       const timings = await seeks(page, seekCount, loaded.events, loaded.firstSeq);
-      const machine = { ...result.machine, loadAfter: loadavg()[0] as number };
+      const machine = { ...result.machine, loadAfter: loadavg()[0]! };
       return { ...result, machine, seek: { vsync: result.seek.vsync, unlimited: seekStats(timings) } };
     } finally {
       await unlimited.close();

@@ -44,8 +44,8 @@ function time(args: string[]): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const loadBefore = loadavg()[0] as number;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const loadBefore = loadavg()[0]!;
 const serial: number[] = [];
 const parallel: number[] = [];
 for (let r = 0; r < runs; r++) {
@@ -58,5 +58,5 @@ process.stdout.write(
   `| check, ${sessions} sessions of ~${events} events | median of ${runs} (ms) |\n|---|---|\n` +
     `| --jobs 1 | ${s.toFixed(0)} |\n| default (--jobs ${availableParallelism()}) | ${p.toFixed(0)} |\n` +
     `| speed-up (--jobs 1 / default) | ${(s / p).toFixed(2)}× |\n\n` +
-    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0] as number).toFixed(1)} after\n`,
+    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0]!).toFixed(1)} after\n`,
 );

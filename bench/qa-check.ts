@@ -62,9 +62,9 @@ let eventCount = 0;
 
 /** Re-parse event `i` from its line (the analyzer's log does the same from bytes). */
 function parseEvent(i: number): unknown {
-  const row = eventLine[i] as number;
+  const row = eventLine[i]!;
   const value: unknown = JSON.parse(text.slice(lineStart[row], lineEnd[row]));
-  const member = eventMember[i] as number;
+  const member = eventMember[i]!;
   return member < 0 ? value : expandPackedRow(validatePackedRow(value as Record<string, unknown>))[member];
 }
 
@@ -170,7 +170,7 @@ function memoryRun(events: readonly unknown[], variant: Variant): Stats {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] as number;
+  return s[Math.floor(s.length / 2)]!;
 }
 
 function compare(label: string, run: (variant: Variant) => Stats): void {

@@ -68,7 +68,7 @@ function task(name: string, file: string): TaskResult {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   // The lower middle for an even count: on a loaded machine the slower run is the noisier one.
-  return sorted[(sorted.length - 1) >> 1] as number;
+  return sorted[(sorted.length - 1) >> 1]!;
 }
 
 interface ShapeResult {

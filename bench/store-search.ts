@@ -62,7 +62,7 @@ try {
       samples.push(performance.now() - t);
     }
     samples.sort((a, b) => a - b);
-    const ms = samples[1] as number;
+    const ms = samples[1]!;
     rows.push(`| \`${q}\` | ${ms.toFixed(0)} ms | ${(ms / scanMs).toFixed(3)}× | ${answer.candidates} | ${answer.scanned} | ${answer.sessions.length}${answer.more ? '+' : ''} |`);
   }
   const eventsTotal = sessions * events;

@@ -80,7 +80,7 @@ async function baseline(root: string): Promise<number> {
   return performance.now() - start;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });

@@ -351,7 +351,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       loadId: ++loadCounter,
       file: analysis.file,
       bytes: input.size,
-      sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, current.print)),
+      sessions: queries.map((q, i) => summarize(q, handles[i]!, i, current.print)),
       findings: analysis.findings,
       elapsedMs: now() - started,
     };
@@ -420,7 +420,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
             loadId: ++loadCounter,
             file: early.file,
             bytes: head.length,
-            sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, 'preview')),
+            sessions: queries.map((q, i) => summarize(q, handles[i]!, i, 'preview')),
             findings: early.findings,
             elapsedMs: now() - started,
           };
@@ -455,7 +455,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
           loadId: id,
           file: result.file,
           bytes: result.bytes,
-          sessions: queries.map((q, i) => summarize(q, handles[i] as number, i, print)),
+          sessions: queries.map((q, i) => summarize(q, handles[i]!, i, print)),
           findings: result.findings,
           elapsedMs: now() - started,
         };
@@ -498,7 +498,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         loadId: ++loadCounter,
         file: result.file,
         bytes: result.bytes,
-        sessions: queries.map((q, i) => summarize(q, compareHandles[i] as number, i, print)),
+        sessions: queries.map((q, i) => summarize(q, compareHandles[i]!, i, print)),
         findings: result.findings,
         elapsedMs: now() - started,
       };

@@ -145,7 +145,7 @@ describe('bad input', () => {
     const bytes = await zstdFrames(frames);
     const third = (await zstdFrames(frames.slice(0, 3))).length;
     const damaged = bytes.slice();
-    damaged[third - 1] = (damaged[third - 1] as number) ^ 0xff; // checksum byte of frame 3
+    damaged[third - 1] = (damaged[third - 1]!) ^ 0xff; // checksum byte of frame 3
     const s = await one(damaged, 'x.jsonl.zstd');
     expect(s.fold.nodes).toEqual([0]);
     expect(s.decodeError?.message).toMatch(/^corrupt Zstandard session log: frame at byte \d+ failed validation$/);

@@ -272,9 +272,9 @@ describe('generateLog: realism', () => {
       // Prunes swap one tool result for another (balance unchanged); only checkpoints cut ranges.
       if (e.type === 'user/message') {
         let before = 0;
-        for (let i = 0; i < a; i++) before += balance.get(nodes[i] as number) as number;
+        for (let i = 0; i < a; i++) before += balance.get(nodes[i]!) as number;
         let through = before;
-        for (let i = a; i <= b; i++) through += balance.get(nodes[i] as number) as number;
+        for (let i = a; i <= b; i++) through += balance.get(nodes[i]!) as number;
         expect(before).toBe(0);
         expect(through).toBe(0);
         checked++;
@@ -287,7 +287,7 @@ describe('generateLog: realism', () => {
   it('seed 20: prunes copy the original verbatim except the first block content (§6.3)', () => {
     const marker = '\n\n[... tool result middle pruned ...]\n\n';
     for (const copy of events.filter((e) => e.type === 'tool/result' && isReplace(e))) {
-      const s = (copy.sourceEventSeqs as number[])[0] as number;
+      const s = (copy.sourceEventSeqs as number[])[0]!;
       const original = bySeq(s);
       expect(copy.sourceEventSeqs).toEqual([s]);
       expect(copy.surfaceOp).toEqual({ op: 'replace', start: s, end: s });
@@ -321,7 +321,7 @@ describe('generateLog: realism', () => {
         expect(msgOf(e).source).toMatchObject({ kind: 'model', provider: 'deepseek-official' });
       }
       if (e.type === 'tool/result' && e.surfaceOp === 'append') {
-        const call = bySeq((e.sourceEventSeqs as number[])[0] as number);
+        const call = bySeq((e.sourceEventSeqs as number[])[0]!);
         expect(call.type).toBe('tool/call');
         const m = msgOf(e);
         expect(m.role).toBe('user');

@@ -190,7 +190,7 @@ export function referenceFold(events: unknown[]): ReferenceFoldResult {
         if (shadowed.length !== 1) {
           throw new FoldError('tool/result surface replacement must rewrite exactly one current node');
         }
-        const original = events[shadowed[0] as number];
+        const original = events[shadowed[0]!];
         // T2
         if (get(original, 'type') !== 'tool/result') {
           throw new FoldError('tool/result surface replacement must target a current tool/result');

@@ -96,8 +96,8 @@ export class MessageList {
     let s = size ?? 0;
     const low = i - (i & -i);
     for (let j = i - 1; j > low; j -= j & -j) {
-      n += this.count[j] as number;
-      s += this.size[j] as number;
+      n += this.count[j]!;
+      s += this.size[j]!;
     }
     this.count[i] = n;
     this.size[i] = s;
@@ -112,7 +112,7 @@ export class MessageList {
    * `size` characters (null: it bears none). Where the list was cut is measured before the change.
    */
   replace(shadowed: readonly number[], seq: number, size: number | null, marked = false): ListCut {
-    const first = shadowed.length > 0 ? this.slotOf(shadowed[0] as number) : -1;
+    const first = shadowed.length > 0 ? this.slotOf(shadowed[0]!) : -1;
     if (first < 0) {
       // Not a node of this surface (a valid fold never does this): the message goes at the end.
       const cut = this.messages;
@@ -126,9 +126,9 @@ export class MessageList {
     for (const s of shadowed) {
       const slot = this.slotOf(s);
       if (slot < 0) continue;
-      if ((this.slotSize[slot] as number) >= 0) {
+      if ((this.slotSize[slot]!) >= 0) {
         removed.push(s);
-        removedSizes.push(this.slotSize[slot] as number);
+        removedSizes.push(this.slotSize[slot]!);
         if (this.slotMark[slot] === 1) removedMarked.push(s);
         this.setSlot(slot, null);
       }
@@ -151,7 +151,7 @@ export class MessageList {
   /** JSON characters of message `k` (0-based), or 0 outside the list. */
   sizeAt(k: number): number {
     if (!(k >= 0 && k < this.messages)) return 0;
-    return this.slotSize[this.select(k)] as number;
+    return this.slotSize[this.select(k)]!;
   }
 
   /** JSON characters of the first `k` messages. */
@@ -159,13 +159,13 @@ export class MessageList {
     if (k <= 0) return 0;
     if (k >= this.messages) return this.chars;
     let sum = 0;
-    for (let j = this.select(k - 1) + 1; j > 0; j -= j & -j) sum += this.size[j] as number;
+    for (let j = this.select(k - 1) + 1; j > 0; j -= j & -j) sum += this.size[j]!;
     return sum;
   }
 
   /** Record that the node `seq` now sits in `slot`. */
   private enter(seq: number, slot: number): void {
-    if (this.unordered === null && (this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1] as number))) {
+    if (this.unordered === null && (this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1]!))) {
       const node = this.nodes++;
       this.nodeSeq = growFloat(this.nodeSeq, node);
       this.nodeSlot = growInt(this.nodeSlot, node);
@@ -185,9 +185,9 @@ export class MessageList {
     let slot = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const value = seqs[mid] as number;
+      const value = seqs[mid]!;
       if (value === seq) {
-        slot = this.nodeSlot[mid] as number;
+        slot = this.nodeSlot[mid]!;
         break;
       }
       if (value < seq) lo = mid + 1;
@@ -200,7 +200,7 @@ export class MessageList {
   /** Messages in slots before `slot`. */
   private countBefore(slot: number): number {
     let sum = 0;
-    for (let j = slot; j > 0; j -= j & -j) sum += this.count[j] as number;
+    for (let j = slot; j > 0; j -= j & -j) sum += this.count[j]!;
     return sum;
   }
 
@@ -212,9 +212,9 @@ export class MessageList {
     while (step * 2 <= this.slots) step *= 2;
     for (; step > 0; step >>= 1) {
       const next = pos + step;
-      if (next <= this.slots && (this.count[next] as number) < rest) {
+      if (next <= this.slots && (this.count[next]!) < rest) {
         pos = next;
-        rest -= this.count[next] as number;
+        rest -= this.count[next]!;
       }
     }
     return pos;
@@ -222,7 +222,7 @@ export class MessageList {
 
   /** Make `slot` bear a message of `size` characters, or none. */
   private setSlot(slot: number, size: number | null): void {
-    const before = this.slotSize[slot] as number;
+    const before = this.slotSize[slot]!;
     const dn = (size === null ? 0 : 1) - (before >= 0 ? 1 : 0);
     const ds = (size ?? 0) - (before >= 0 ? before : 0);
     this.slotSize[slot] = size ?? -1;
@@ -230,8 +230,8 @@ export class MessageList {
     this.chars += ds;
     if (dn === 0 && ds === 0) return;
     for (let j = slot + 1; j <= this.slots; j += j & -j) {
-      this.count[j] = (this.count[j] as number) + dn;
-      this.size[j] = (this.size[j] as number) + ds;
+      this.count[j] = (this.count[j]!) + dn;
+      this.size[j] = (this.size[j]!) + ds;
     }
   }
 }

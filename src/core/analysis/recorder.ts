@@ -225,8 +225,8 @@ export class AnalysisRecorder {
     for (const edit of this.edits) {
       if (at < edit.cut) continue;
       if (at < edit.cut + edit.removed.length) {
-        this.prevSize = edit.removedSizes[at - edit.cut] as number;
-        return edit.removed[at - edit.cut] as number;
+        this.prevSize = edit.removedSizes[at - edit.cut]!;
+        return edit.removed[at - edit.cut]!;
       }
       at += edit.added - edit.removed.length;
     }

@@ -69,14 +69,14 @@ export const PX_PER_BUCKET = 3;
 export const MAX_GAPS = 500;
 
 function item(lane: TimeLane, spans: LaneSpans, i: number, slow: boolean): TimeItem {
-  const flags = spans.flags[i] as number;
+  const flags = spans.flags[i]!;
   return {
     lane,
     index: i,
-    start: spans.start[i] as number,
-    end: spans.end[i] as number,
-    seq: spans.seq[i] as number,
-    endSeq: spans.endSeq[i] as number,
+    start: spans.start[i]!,
+    end: spans.end[i]!,
+    seq: spans.seq[i]!,
+    endSeq: spans.endSeq[i]!,
     label: spans.label[i] as string,
     open: (flags & SPAN_OPEN) !== 0,
     clamped: (flags & SPAN_CLAMPED) !== 0,
@@ -105,7 +105,7 @@ export function timeWindow(spans: TimeSpans, from: number | null, to: number | n
     const n = s.start.length;
     const slowSet = new Set(s.slowest);
     const inView: number[] = [];
-    for (let i = 0; i < n; i++) if ((s.start[i] as number) <= hi && (s.end[i] as number) >= lo) inView.push(i);
+    for (let i = 0; i < n; i++) if ((s.start[i]!) <= hi && (s.end[i]!) >= lo) inView.push(i);
     const slowest = s.slowest.map((i) => item(lane, s, i, true));
     if (inView.length * PX_PER_ITEM <= px) {
       lanes.push({ lane, total: n, visible: inView.length, items: inView.map((i) => item(lane, s, i, slowSet.has(i))), buckets: null, slowest });
@@ -115,15 +115,15 @@ export function timeWindow(spans: TimeSpans, from: number | null, to: number | n
     const step = (hi - lo) / count;
     const diff = new Int32Array(count + 1);
     for (const i of inView) {
-      const a = Math.max(0, Math.min(count - 1, Math.floor(((s.start[i] as number) - lo) / step)));
-      const b = Math.max(0, Math.min(count - 1, Math.floor(((s.end[i] as number) - lo) / step)));
-      diff[a] = (diff[a] as number) + 1;
-      diff[b + 1] = (diff[b + 1] as number) - 1;
+      const a = Math.max(0, Math.min(count - 1, Math.floor(((s.start[i]!) - lo) / step)));
+      const b = Math.max(0, Math.min(count - 1, Math.floor(((s.end[i]!) - lo) / step)));
+      diff[a] = (diff[a]!) + 1;
+      diff[b + 1] = (diff[b + 1]!) - 1;
     }
     const buckets: TimeBucket[] = [];
     let running = 0;
     for (let b = 0; b < count; b++) {
-      running += diff[b] as number;
+      running += diff[b]!;
       if (running > 0) buckets.push({ from: lo + b * step, to: lo + (b + 1) * step, count: running });
     }
     lanes.push({ lane, total: n, visible: inView.length, items: null, buckets, slowest });

@@ -87,10 +87,10 @@ class LaneBuilder {
 
   close(i: number, t: number, seq: number): void {
     if (!Number.isNaN(this.end[i])) return;
-    const s = this.start[i] as number;
+    const s = this.start[i]!;
     this.end[i] = Math.max(s, t);
     this.endSeq[i] = seq;
-    if (t < s) this.flags[i] = (this.flags[i] as number) | SPAN_CLAMPED;
+    if (t < s) this.flags[i] = (this.flags[i]!) | SPAN_CLAMPED;
   }
 
   finish(last: number): LaneSpans {
@@ -99,12 +99,12 @@ class LaneBuilder {
     let maxDuration = 0;
     for (let i = 0; i < n; i++) {
       if (Number.isNaN(this.end[i])) {
-        this.end[i] = Math.max(this.start[i] as number, last);
-        this.flags[i] = (this.flags[i] as number) | SPAN_OPEN;
+        this.end[i] = Math.max(this.start[i]!, last);
+        this.flags[i] = (this.flags[i]!) | SPAN_OPEN;
       } else durations.push(i);
-      maxDuration = Math.max(maxDuration, (this.end[i] as number) - (this.start[i] as number));
+      maxDuration = Math.max(maxDuration, (this.end[i]!) - (this.start[i]!));
     }
-    const d = (i: number): number => (this.end[i] as number) - (this.start[i] as number);
+    const d = (i: number): number => (this.end[i]!) - (this.start[i]!);
     // Ties keep the earlier span first; instants are not "slow".
     const slowest = durations
       .filter((i) => d(i) > 0)
@@ -160,7 +160,7 @@ export function timeSpans(session: SessionAnalysis): TimeSpans {
   let first = Infinity;
   const n = session.log.length;
   for (let i = 0; i < n; i++) {
-    const t = columns.time[i] as number;
+    const t = columns.time[i]!;
     if (Number.isNaN(t)) continue;
     const seq = baseSeq + i;
     if (latestSeq >= 0 && t - latest >= GAP_THRESHOLD_MS) gaps.push({ from: latest, to: t, seqBefore: latestSeq, seqAfter: seq });
@@ -169,7 +169,7 @@ export function timeSpans(session: SessionAnalysis): TimeSpans {
       latestSeq = seq;
     }
     first = Math.min(first, t);
-    const type = columns.types[columns.typeId[i] as number] as string;
+    const type = columns.types[columns.typeId[i]!] as string;
     const data = PARSED.has(type) ? dataOf(read(session, i)) : null;
     switch (type) {
       case 'turn/start':

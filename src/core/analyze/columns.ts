@@ -164,7 +164,7 @@ export class ColumnsBuilder {
 export function sourcesOf(columns: EventColumns, i: number): number[] {
   const out: number[] = [];
   const end = columns.sourceOffset[i + 1] ?? 0;
-  for (let j = columns.sourceOffset[i] ?? 0; j < end; j++) out.push(columns.sources[j] as number);
+  for (let j = columns.sourceOffset[i] ?? 0; j < end; j++) out.push(columns.sources[j]!);
   return out;
 }
 
@@ -182,21 +182,21 @@ export function buildCitedBy(columns: EventColumns, baseSeq: number): CitedBy {
   const n = columns.typeId.length;
   const counts = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    for (let j = columns.sourceOffset[i] as number; j < (columns.sourceOffset[i + 1] as number); j++) {
-      const target = (columns.sources[j] as number) - baseSeq;
-      if (target >= 0 && target < n) counts[target + 1] = (counts[target + 1] as number) + 1;
+    for (let j = columns.sourceOffset[i]!; j < (columns.sourceOffset[i + 1]!); j++) {
+      const target = (columns.sources[j]!) - baseSeq;
+      if (target >= 0 && target < n) counts[target + 1] = (counts[target + 1]!) + 1;
     }
   }
-  for (let i = 0; i < n; i++) counts[i + 1] = (counts[i + 1] as number) + (counts[i] as number);
+  for (let i = 0; i < n; i++) counts[i + 1] = (counts[i + 1]!) + (counts[i]!);
   const offset = counts.slice();
   const fill = counts.slice(0, n);
-  const citers = new Int32Array(offset[n] as number);
+  const citers = new Int32Array(offset[n]!);
   for (let i = 0; i < n; i++) {
-    for (let j = columns.sourceOffset[i] as number; j < (columns.sourceOffset[i + 1] as number); j++) {
-      const target = (columns.sources[j] as number) - baseSeq;
+    for (let j = columns.sourceOffset[i]!; j < (columns.sourceOffset[i + 1]!); j++) {
+      const target = (columns.sources[j]!) - baseSeq;
       if (target >= 0 && target < n) {
-        citers[fill[target] as number] = i + baseSeq;
-        fill[target] = (fill[target] as number) + 1;
+        citers[fill[target]!] = i + baseSeq;
+        fill[target] = (fill[target]!) + 1;
       }
     }
   }
@@ -207,6 +207,6 @@ export function buildCitedBy(columns: EventColumns, baseSeq: number): CitedBy {
 export function citersOf(cited: CitedBy, i: number): number[] {
   const out: number[] = [];
   const end = cited.offset[i + 1] ?? 0;
-  for (let j = cited.offset[i] ?? 0; j < end; j++) out.push(cited.citers[j] as number);
+  for (let j = cited.offset[i] ?? 0; j < end; j++) out.push(cited.citers[j]!);
   return out;
 }

@@ -87,7 +87,7 @@ export function memoryStop(
  */
 export function firstNonBlankIsBracket(bytes: Uint8Array): boolean | null {
   for (let i = startsWithBom(bytes) ? BOM_BYTES : 0; i < bytes.length; i++) {
-    const b = bytes[i] as number;
+    const b = bytes[i]!;
     if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d) continue;
     return b === 0x5b;
   }

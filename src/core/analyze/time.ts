@@ -30,7 +30,7 @@ export function timeFacts(times: ArrayLike<number>, diagnostics: readonly Diagno
   let distinct = false;
   let first: number | null = null;
   for (let i = 0; i < times.length; i++) {
-    const t = times[i] as number;
+    const t = times[i]!;
     if (Number.isNaN(t)) continue;
     if (first === null) first = t;
     else if (t !== first) distinct = true;
@@ -54,7 +54,7 @@ export function outOfOrderFlags(times: ArrayLike<number>): Uint8Array {
   const flags = new Uint8Array(times.length);
   let max = -Infinity;
   for (let i = 0; i < times.length; i++) {
-    const t = times[i] as number;
+    const t = times[i]!;
     if (Number.isNaN(t)) continue;
     if (t < max) flags[i] = 1;
     else max = t;

@@ -105,7 +105,7 @@ export class CommandsFamily implements InvariantFamily {
     let hi = this.flips.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.flips[mid] as number) <= position) lo = mid + 1;
+      if ((this.flips[mid]!) <= position) lo = mid + 1;
       else hi = mid;
     }
     return lo % 2 === 0;

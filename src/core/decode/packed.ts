@@ -130,7 +130,7 @@ export function expandPackedRow(row: PackedRow): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   let time = row.time0;
   for (let k = 0; k < row.members.length; k++) {
-    if (k > 0) time += row.dt[k - 1] as number;
+    if (k > 0) time += row.dt[k - 1]!;
     out.push(expandPackedMember(row, k, time));
   }
   return out;
@@ -153,7 +153,7 @@ export class PackedMembers {
     const times: number[] = [row.time0];
     let time = row.time0;
     for (let k = 0; k < row.dt.length; k++) {
-      time += row.dt[k] as number;
+      time += row.dt[k]!;
       times.push(time);
     }
     this.times = times;
@@ -166,11 +166,11 @@ export class PackedMembers {
 
   /** Member `k`'s time (time0 plus the gaps before it). */
   time(k: number): number {
-    return this.times[k] as number;
+    return this.times[k]!;
   }
 
   /** A new event object for member `k` (§3.3): the row's fields, the member's seq and time. */
   event(k: number): Record<string, unknown> {
-    return expandPackedMember(this.row, k, this.times[k] as number);
+    return expandPackedMember(this.row, k, this.times[k]!);
   }
 }

@@ -47,8 +47,8 @@ export function demos(): Demo[] {
         const { message, results } = s.assistant('Listing the directory.', [{ name: 'ls', args: { path: 'src' }, result: 'core/\nui/\nmain.tsx' }]);
         narrate(message - 1, 'The streamed assistant/chunk events are log-only; the assistant/message that cites them is what the model sees.');
         narrate(message, 'assistant/message appends the second node. Its sourceEventSeqs cite the chunks it was assembled from.');
-        narrate((results[0] as number) - 1, 'tool/call is log-only: the call itself is already inside the assistant message.');
-        narrate(results[0] as number, 'tool/result appends the third node, citing its tool/call.');
+        narrate((results[0]!) - 1, 'tool/call is log-only: the call itself is already inside the assistant message.');
+        narrate(results[0]!, 'tool/result appends the third node, citing its tool/call.');
         s.endTurn();
       },
     ),
@@ -118,7 +118,7 @@ export function demos(): Demo[] {
     build('prune', 'A tool-result prune', 'Pruning rewrites the content of one long tool result and nothing else.', (s, narrate) => {
       s.userTurn('Run the build.');
       const run = s.assistant('Running it.', [{ name: 'bash', args: { cmd: 'make' }, result: LONG_OUTPUT }]);
-      const result = run.results[0] as number;
+      const result = run.results[0]!;
       narrate(result, 'A long tool result lands on the surface.');
       s.assistant('The build passed.');
       const copy = s.prune(result, 'line of build output: compiling module');

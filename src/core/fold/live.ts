@@ -81,7 +81,7 @@ export class LiveSurface implements NodePositions {
     const i = slot + 1;
     let sum = 1;
     const low = i - (i & -i);
-    for (let j = i - 1; j > low; j -= j & -j) sum += this.tree[j] as number;
+    for (let j = i - 1; j > low; j -= j & -j) sum += this.tree[j]!;
     this.tree[i] = sum;
     this.live++;
   }
@@ -99,8 +99,8 @@ export class LiveSurface implements NodePositions {
     const first = this.selectSlot(startIdx);
     let slot = first;
     for (let k = startIdx; k <= endIdx; k++) {
-      const node = this.slotNode[slot] as number;
-      shadowed.push(this.nodeSeq[node] as number);
+      const node = this.slotNode[slot]!;
+      shadowed.push(this.nodeSeq[node]!);
       if (k > startIdx) this.kill(slot);
       slot = this.nextLive(slot + 1);
     }
@@ -114,7 +114,7 @@ export class LiveSurface implements NodePositions {
     if (this.overflow !== null) return this.overflow.indexOf(seq);
     const node = this.nodeOf(seq);
     if (node < 0) return -1;
-    const slot = this.nodeSlot[node] as number;
+    const slot = this.nodeSlot[node]!;
     if (this.slotNode[slot] !== node) return -1;
     return this.prefix(slot + 1) - 1;
   }
@@ -128,7 +128,7 @@ export class LiveSurface implements NodePositions {
     if (from >= to) return out;
     let slot = this.selectSlot(from);
     for (let k = from; k < to; k++) {
-      out.push(this.nodeSeq[this.slotNode[slot] as number] as number);
+      out.push(this.nodeSeq[this.slotNode[slot]!]!);
       slot = this.nextLive(slot + 1);
     }
     return out;
@@ -138,7 +138,7 @@ export class LiveSurface implements NodePositions {
   at(index: number): number | undefined {
     if (this.overflow !== null) return this.overflow[index];
     if (!(index >= 0 && index < this.live)) return undefined;
-    return this.nodeSeq[this.slotNode[this.selectSlot(Math.trunc(index))] as number];
+    return this.nodeSeq[this.slotNode[this.selectSlot(Math.trunc(index))]!];
   }
 
   /** An independent copy. */
@@ -157,7 +157,7 @@ export class LiveSurface implements NodePositions {
   }
 
   private accepts(seq: number): boolean {
-    return this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1] as number);
+    return this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1]!);
   }
 
   /** Leave the indexed form (seqs out of order: never from a valid fold). */
@@ -181,7 +181,7 @@ export class LiveSurface implements NodePositions {
     let hi = this.nodes - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const value = seqs[mid] as number;
+      const value = seqs[mid]!;
       if (value === seq) return mid;
       if (value < seq) lo = mid + 1;
       else hi = mid - 1;
@@ -192,7 +192,7 @@ export class LiveSurface implements NodePositions {
   /** Live slots among the first `i` slots. */
   private prefix(i: number): number {
     let sum = 0;
-    for (let j = i; j > 0; j -= j & -j) sum += this.tree[j] as number;
+    for (let j = i; j > 0; j -= j & -j) sum += this.tree[j]!;
     return sum;
   }
 
@@ -204,9 +204,9 @@ export class LiveSurface implements NodePositions {
     while (step * 2 <= this.slots) step *= 2;
     for (; step > 0; step >>= 1) {
       const next = pos + step;
-      if (next <= this.slots && (this.tree[next] as number) < rest) {
+      if (next <= this.slots && (this.tree[next]!) < rest) {
         pos = next;
-        rest -= this.tree[next] as number;
+        rest -= this.tree[next]!;
       }
     }
     return pos; // 1-based position pos + 1 is the slot; 0-based it is pos
@@ -215,7 +215,7 @@ export class LiveSurface implements NodePositions {
   private kill(slot: number): void {
     this.slotNode[slot] = -1;
     this.skip[slot] = slot + 1;
-    for (let j = slot + 1; j <= this.slots; j += j & -j) this.tree[j] = (this.tree[j] as number) - 1;
+    for (let j = slot + 1; j <= this.slots; j += j & -j) this.tree[j] = (this.tree[j]!) - 1;
     this.live--;
   }
 
@@ -223,10 +223,10 @@ export class LiveSurface implements NodePositions {
   private nextLive(slot: number): number {
     const skip = this.skip;
     let root = slot;
-    while (root < this.slots && skip[root] !== root) root = skip[root] as number;
+    while (root < this.slots && skip[root] !== root) root = skip[root]!;
     // Path compression: every dead slot on the way now points at the live one.
     while (slot < root) {
-      const next = skip[slot] as number;
+      const next = skip[slot]!;
       skip[slot] = root;
       slot = next;
     }

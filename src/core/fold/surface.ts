@@ -69,7 +69,7 @@ const NO_SHADOWED: readonly number[] = [];
 function hasDuplicates(list: readonly number[]): boolean {
   // Writers cite in ascending order (chunk seqs, tool calls): a strictly ascending list has none.
   let ascending = true;
-  for (let i = 1; i < list.length && ascending; i++) ascending = (list[i] as number) > (list[i - 1] as number);
+  for (let i = 1; i < list.length && ascending; i++) ascending = (list[i]!) > (list[i - 1]!);
   if (ascending) return false;
   if (list.length > 32) return new Set(list).size < list.length;
   for (let i = 1; i < list.length; i++) {
@@ -178,7 +178,7 @@ function checkToolRewrite(event: any, shadowed: readonly number[], lookup: Event
       'surface/tool-multiple-nodes',
     );
   }
-  const original: any = lookup(shadowed[0] as number);
+  const original: any = lookup(shadowed[0]!);
   if (original.type !== 'tool/result') {
     throw new SurfaceError('tool/result surface replacement must target a current tool/result', 'surface/tool-target');
   }

@@ -148,8 +148,8 @@ export abstract class Compactor extends SurfaceModel {
       role: 'user',
       id: this.uuid(),
     };
-    const first = shadowed[0] as number;
-    const last = shadowed[shadowed.length - 1] as number;
+    const first = shadowed[0]!;
+    const last = shadowed[shadowed.length - 1]!;
     let op: Obj = { op: 'replace', start: first, end: last };
     let sources = [startSeq, summarySeq, ...shadowed];
     const armed = this.armed();

@@ -40,7 +40,7 @@ function unpackedEvents(body: Record<string, unknown>[]): Record<string, unknown
     const members = data.texts ?? data.args ?? [];
     let time = record.time0 as number;
     members.forEach((member, k) => {
-      if (k > 0) time += data.dt[k - 1] as number;
+      if (k > 0) time += data.dt[k - 1]!;
       const chunk =
         record.type === 'tool-call-chunks'
           ? { type: 'tool-call-delta', index: data.index, id: data.id, ...(data.name === undefined ? {} : { name: data.name }), argumentsDelta: member }

@@ -258,7 +258,7 @@ export function teachingSession(): SessionScript {
   s.endTurn();
   s.logOnly('session/title', { title: 'Why the sky is blue', messageSeqs: [question], source: { kind: 'fallback' } });
   s.userTurn('And why are sunsets red?');
-  s.prune(first.results[0] as number, 'Notes on the sky: sunlight is a mix of wavelengths.');
+  s.prune(first.results[0]!, 'Notes on the sky: sunlight is a mix of wavelengths.');
   const answer = s.assistant('At sunset light crosses much more air, so most blue is scattered away before it reaches you.');
   s.compact(question, answer.message, 'The user asked why the sky is blue (Rayleigh scattering) and why sunsets are red (long path through air).');
   s.assistant('Anything else about the sky?');

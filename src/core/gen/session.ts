@@ -339,7 +339,7 @@ export class LogGenerator extends Compactor {
 
   protected runTools(turn: number, step: number, calls: ToolCallBlock[]): void {
     const callSeqs = calls.map((c) => this.ev('tool/call', { turn, step, callId: c.id, name: c.name, arguments: c.args }));
-    calls.forEach((call, i) => this.runTool(turn, step, call, callSeqs[i] as number));
+    calls.forEach((call, i) => this.runTool(turn, step, call, callSeqs[i]!));
   }
 
   protected runTool(turn: number, step: number, call: ToolCallBlock, callSeq: number): void {

@@ -30,7 +30,7 @@ export abstract class SurfaceModel extends LogWriter {
       if (node !== undefined) bal += node.balance;
     }
     tailTokens[n] = 0;
-    for (let c = n - 1; c >= 0; c--) tailTokens[c] = (tailTokens[c + 1] as number) + (this.nodes[c] as SurfaceNode).tokens;
+    for (let c = n - 1; c >= 0; c--) tailTokens[c] = (tailTokens[c + 1]!) + (this.nodes[c] as SurfaceNode).tokens;
 
     // Mostly compact from the very beginning (which nests earlier checkpoints); sometimes
     // leave the first node(s) alone, as a range starting after an earlier checkpoint.
@@ -48,7 +48,7 @@ export abstract class SurfaceModel extends LogWriter {
     let endCut = -1;
     // The largest balanced end cut that still keeps enough context and at least one node.
     for (let c = n - 1; c >= a + minNodes; c--) {
-      if (balanced[c] && (tailTokens[c] as number) >= keep) {
+      if (balanced[c] && (tailTokens[c]!) >= keep) {
         endCut = c;
         break;
       }

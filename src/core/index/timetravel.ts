@@ -110,7 +110,7 @@ export class TimeTravelBuilder {
       return;
     }
     // Insert immediately before the first shadowed node.
-    const first = this.nodeOfSeq(plan.shadowed[0] as number);
+    const first = this.nodeOfSeq(plan.shadowed[0]!);
     if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, this.livePos.get(first));
     const before = this.prev.get(first);
     this.prev.set(node, before);
@@ -143,7 +143,7 @@ export class TimeTravelBuilder {
     raw[p] = node;
     pos.push(p);
     const posRaw = pos.raw();
-    for (let i = p + 1; i < n; i++) posRaw[raw[i] as number] = i;
+    for (let i = p + 1; i < n; i++) posRaw[raw[i]!] = i;
     this.insertions.push(p);
   }
 
@@ -284,12 +284,12 @@ export interface ContextCurve {
 function insertZeroBit(bits: Uint32Array, p: number, words: number): void {
   const w = p >>> 5;
   const b = p & 31;
-  const x = bits[w] as number;
+  const x = bits[w]!;
   const low = b === 0 ? 0 : 0xffffffff >>> (32 - b);
   let carry = x >>> 31;
   bits[w] = (x & low) | ((x & ~low) << 1);
   for (let i = w + 1; i < words; i++) {
-    const y = bits[i] as number;
+    const y = bits[i]!;
     bits[i] = (y << 1) | carry;
     carry = y >>> 31;
   }
@@ -323,7 +323,7 @@ export class TimeTravelIndex {
     this.replSteps = growing ? new GrowArray(Int32Array, Math.max(1024, columns.replNode.length * 2)) : null;
     this.replStep = new Int32Array(columns.replNode.length);
     for (let r = 0; r < columns.replNode.length; r++) {
-      const step = columns.enter[columns.replNode[r] as number] as number;
+      const step = columns.enter[columns.replNode[r]!]!;
       this.replStep[r] = step;
       this.replSteps?.push(step);
     }
@@ -357,7 +357,7 @@ export class TimeTravelIndex {
       this.lastSeek = null;
     }
     const repls = this.replSteps as GrowArray<Int32Array>;
-    for (let r = repls.length; r < columns.replNode.length; r++) repls.push(columns.enter[columns.replNode[r] as number] as number);
+    for (let r = repls.length; r < columns.replNode.length; r++) repls.push(columns.enter[columns.replNode[r]!]!);
     this.replStep = repls.raw().subarray(0, repls.length);
     // New checkpoints, from the last one before the old end.
     const k = columns.checkpointEvery;
@@ -369,7 +369,7 @@ export class TimeTravelIndex {
         if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
       }
     }
-    if (this.messageCurve !== null) this.messageCurve = this.extendCurve<Int32Array>(this.messageCurve, oldSteps, (node) => columns.message[node] as number);
+    if (this.messageCurve !== null) this.messageCurve = this.extendCurve<Int32Array>(this.messageCurve, oldSteps, (node) => columns.message[node]!);
     // The byte curve waits for the new nodes' sizes (see unsizedFrom): `curve(sizeOf)` extends it.
   }
 
@@ -382,14 +382,14 @@ export class TimeTravelIndex {
     const steps = c.steps;
     const out = (curve instanceof Int32Array ? new Int32Array(steps + 1) : new Float64Array(steps + 1)) as T;
     (out as { set(a: ArrayLike<number>): void }).set(curve.subarray(0, from + 1));
-    let sum = curve[from] as number;
+    let sum = curve[from]!;
     for (let k = from + 1; k <= steps; k++) {
-      const node = c.nodeOfEvent[k - 1] as number;
+      const node = c.nodeOfEvent[k - 1]!;
       if (node >= 0) {
         sum += weight(node);
-        const r = c.replOfNode[node] as number;
+        const r = c.replOfNode[node]!;
         if (r >= 0) {
-          for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) sum -= weight(c.replShadow[i] as number);
+          for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) sum -= weight(c.replShadow[i]!);
         }
       }
       out[k] = sum;
@@ -420,16 +420,16 @@ export class TimeTravelIndex {
   /** Apply the enter/leave bits of the event at `index` to `bits`. */
   private applyEvent(bits: Uint32Array, index: number): void {
     const c = this.c;
-    const node = c.nodeOfEvent[index] as number;
+    const node = c.nodeOfEvent[index]!;
     if (node < 0) return;
-    const p = c.pos[node] as number;
-    bits[p >>> 5] = (bits[p >>> 5] as number) | (1 << (p & 31));
-    const r = c.replOfNode[node] as number;
+    const p = c.pos[node]!;
+    bits[p >>> 5] = (bits[p >>> 5]!) | (1 << (p & 31));
+    const r = c.replOfNode[node]!;
     if (r < 0) return;
-    const end = c.replShadowOffset[r + 1] as number;
-    for (let i = c.replShadowOffset[r] as number; i < end; i++) {
-      const q = c.pos[c.replShadow[i] as number] as number;
-      bits[q >>> 5] = (bits[q >>> 5] as number) & ~(1 << (q & 31));
+    const end = c.replShadowOffset[r + 1]!;
+    for (let i = c.replShadowOffset[r]!; i < end; i++) {
+      const q = c.pos[c.replShadow[i]!]!;
+      bits[q >>> 5] = (bits[q >>> 5]!) & ~(1 << (q & 31));
     }
   }
 
@@ -478,10 +478,10 @@ export class TimeTravelIndex {
     const out: number[] = [];
     const { nodeAtPos, nodeSeq } = this.c;
     for (let w = 0; w < this.words; w++) {
-      let word = bits[w] as number;
+      let word = bits[w]!;
       while (word !== 0) {
         const bit = 31 - Math.clz32(word & -word);
-        out.push(nodeSeq[nodeAtPos[(w << 5) + bit] as number] as number);
+        out.push(nodeSeq[nodeAtPos[(w << 5) + bit]!]!);
         word &= word - 1;
       }
     }
@@ -492,7 +492,7 @@ export class TimeTravelIndex {
   nodeCountAt(step: number): number {
     const bits = this.aliveAt(step);
     let n = 0;
-    for (let w = 0; w < this.words; w++) n += popcount(bits[w] as number);
+    for (let w = 0; w < this.words; w++) n += popcount(bits[w]!);
     return n;
   }
 
@@ -505,7 +505,7 @@ export class TimeTravelIndex {
     const { nodeAtPos, nodeSeq } = this.c;
     let seen = 0;
     for (let w = 0; w < this.words && out.length < count; w++) {
-      const word0 = bits[w] as number;
+      const word0 = bits[w]!;
       const n = popcount(word0);
       if (seen + n <= start) {
         seen += n;
@@ -514,7 +514,7 @@ export class TimeTravelIndex {
       let word = word0;
       while (word !== 0 && out.length < count) {
         const bit = 31 - Math.clz32(word & -word);
-        if (seen >= start) out.push(nodeSeq[nodeAtPos[(w << 5) + bit] as number] as number);
+        if (seen >= start) out.push(nodeSeq[nodeAtPos[(w << 5) + bit]!]!);
         seen += 1;
         word &= word - 1;
       }
@@ -530,7 +530,7 @@ export class TimeTravelIndex {
     let hi = this.replStep.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.replStep[mid] as number) <= k) lo = mid + 1;
+      if ((this.replStep[mid]!) <= k) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -545,14 +545,14 @@ export class TimeTravelIndex {
   replacement(r: number): { seq: number; start: number; end: number; step: number; shadowedSeqs: number[] } {
     const c = this.c;
     const shadowedSeqs: number[] = [];
-    for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) {
-      shadowedSeqs.push(c.nodeSeq[c.replShadow[i] as number] as number);
+    for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) {
+      shadowedSeqs.push(c.nodeSeq[c.replShadow[i]!]!);
     }
     return {
-      seq: c.nodeSeq[c.replNode[r] as number] as number,
-      start: c.replStart[r] as number,
-      end: c.replEnd[r] as number,
-      step: this.replStep[r] as number,
+      seq: c.nodeSeq[c.replNode[r]!]!,
+      start: c.replStart[r]!,
+      end: c.replEnd[r]!,
+      step: this.replStep[r]!,
       shadowedSeqs,
     };
   }
@@ -560,26 +560,26 @@ export class TimeTravelIndex {
   /** Replacement number of the event with this seq, or -1. */
   replacementOfSeq(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.replOfNode[node] as number);
+    return node < 0 ? -1 : (this.c.replOfNode[node]!);
   }
 
   private nodeOf(seq: number): number {
     const i = seq - this.c.baseSeq;
     if (i < 0 || i >= this.c.nodeOfEvent.length) return -1;
-    return this.c.nodeOfEvent[i] as number;
+    return this.c.nodeOfEvent[i]!;
   }
 
   /** Step at which the event with this seq entered the surface, or -1 if it never did. */
   enterStep(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.enter[node] as number);
+    return node < 0 ? -1 : (this.c.enter[node]!);
   }
 
   /** Step at which the event with this seq was shadowed, or -1 if never. */
   leaveStep(seq: number): number {
     const node = this.nodeOf(seq);
     if (node < 0) return -1;
-    const leave = this.c.leave[node] as number;
+    const leave = this.c.leave[node]!;
     return leave === NEVER ? -1 : leave;
   }
 
@@ -587,14 +587,14 @@ export class TimeTravelIndex {
   replacedBy(seq: number): number {
     const node = this.nodeOf(seq);
     if (node < 0) return -1;
-    const by = this.c.replacer[node] as number;
-    return by < 0 ? -1 : (this.c.nodeSeq[by] as number);
+    const by = this.c.replacer[node]!;
+    return by < 0 ? -1 : (this.c.nodeSeq[by]!);
   }
 
   /** Position of the node for `seq` in the global order, or -1. */
   position(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.pos[node] as number);
+    return node < 0 ? -1 : (this.c.pos[node]!);
   }
 
   /** Classify event `index` at `step` (surface.md §9). */
@@ -604,17 +604,17 @@ export class TimeTravelIndex {
     const c = this.c;
     const node = c.nodeOfEvent[index];
     if (node === undefined || node < 0) return { state: 'log-only' };
-    const leave = c.leave[node] as number;
+    const leave = c.leave[node]!;
     if (leave > k) return { state: 'current' };
     // Follow the replacers applied by step k until one is still on the surface: that node is
     // the visible stand-in.
     const chain: number[] = [];
     let at = node;
-    while ((c.replacer[at] as number) >= 0 && (c.leave[at] as number) <= k) {
-      at = c.replacer[at] as number;
-      chain.push(c.nodeSeq[at] as number);
+    while ((c.replacer[at]!) >= 0 && (c.leave[at]!) <= k) {
+      at = c.replacer[at]!;
+      chain.push(c.nodeSeq[at]!);
     }
-    return { state: 'shadowed', by: chain[0] as number, chain, visible: c.nodeSeq[at] as number };
+    return { state: 'shadowed', by: chain[0]!, chain, visible: c.nodeSeq[at]! };
   }
 
   /** True when event `index` is on the surface after `step`. */
@@ -622,7 +622,7 @@ export class TimeTravelIndex {
     const c = this.c;
     const node = c.nodeOfEvent[index];
     if (node === undefined || node < 0) return false;
-    return (c.enter[node] as number) <= step && (c.leave[node] as number) > step;
+    return (c.enter[node]!) <= step && (c.leave[node]!) > step;
   }
 
   /**
@@ -638,15 +638,15 @@ export class TimeTravelIndex {
     for (let r = 0; r < count; r++) {
       let lo = NEVER;
       let hi = -1;
-      for (let i = c.replShadowOffset[r] as number; i < (c.replShadowOffset[r + 1] as number); i++) {
-        const node = c.replShadow[i] as number;
-        const seq = c.nodeSeq[node] as number;
+      for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) {
+        const node = c.replShadow[i]!;
+        const seq = c.nodeSeq[node]!;
         lo = Math.min(lo, seq);
         hi = Math.max(hi, seq);
-        const child = c.replOfNode[node] as number;
+        const child = c.replOfNode[node]!;
         if (child >= 0) {
-          lo = Math.min(lo, first[child] as number);
-          hi = Math.max(hi, last[child] as number);
+          lo = Math.min(lo, first[child]!);
+          hi = Math.max(hi, last[child]!);
         }
       }
       first[r] = lo;
@@ -672,18 +672,18 @@ export class TimeTravelIndex {
     const steps = c.steps;
     const delta = new Float64Array(steps + 2);
     for (let node = 0; node < c.nodeSeq.length; node++) {
-      const enter = c.enter[node] as number;
+      const enter = c.enter[node]!;
       if (enter > steps) continue;
       const w = weight(node);
       if (w === 0) continue;
-      const leave = Math.min(c.leave[node] as number, steps + 1);
-      delta[enter] = (delta[enter] as number) + w;
-      delta[leave] = (delta[leave] as number) - w;
+      const leave = Math.min(c.leave[node]!, steps + 1);
+      delta[enter] = (delta[enter]!) + w;
+      delta[leave] = (delta[leave]!) - w;
     }
     const out = new Float64Array(steps + 1);
     let sum = 0;
     for (let k = 0; k <= steps; k++) {
-      sum += delta[k] as number;
+      sum += delta[k]!;
       out[k] = sum;
     }
     return out;
@@ -699,10 +699,10 @@ export class TimeTravelIndex {
     this.messageCurve ??= this.messageSweep();
     const seqs = this.c.nodeSeq;
     if (sizeOf && !this.byteCurve) {
-      if (this.replSteps === null) this.byteCurve = this.sweep((node) => sizeOf(seqs[node] as number, node));
+      if (this.replSteps === null) this.byteCurve = this.sweep((node) => sizeOf(seqs[node]!, node));
       else {
         const sizes = new GrowArray(Float64Array, Math.max(1024, seqs.length * 2));
-        for (let node = 0; node < seqs.length; node++) sizes.push(sizeOf(seqs[node] as number, node));
+        for (let node = 0; node < seqs.length; node++) sizes.push(sizeOf(seqs[node]!, node));
         this.nodeBytes = sizes;
         this.byteCurve = this.sweep((node) => sizes.get(node));
         this.byteCurveSteps = this.c.steps;
@@ -710,7 +710,7 @@ export class TimeTravelIndex {
       }
     } else if (sizeOf && this.nodeBytes !== null && this.byteCurve !== null && this.byteCurveSteps < this.c.steps) {
       const sizes = this.nodeBytes;
-      for (let node = this.nodeBytesFrom; node < seqs.length; node++) sizes.push(sizeOf(seqs[node] as number, node));
+      for (let node = this.nodeBytesFrom; node < seqs.length; node++) sizes.push(sizeOf(seqs[node]!, node));
       this.nodeBytesFrom = seqs.length;
       this.byteCurve = this.extendCurve(this.byteCurve, this.byteCurveSteps, (node) => sizes.get(node));
       this.byteCurveSteps = this.c.steps;
@@ -743,13 +743,13 @@ export class TimeTravelIndex {
     const steps = c.steps;
     const out = new Int32Array(steps + 2);
     for (let node = 0; node < c.nodeSeq.length; node++) {
-      const enter = c.enter[node] as number;
+      const enter = c.enter[node]!;
       if (enter > steps || c.message[node] !== 1) continue;
-      out[enter] = (out[enter] as number) + 1;
-      const leave = Math.min(c.leave[node] as number, steps + 1);
-      out[leave] = (out[leave] as number) - 1;
+      out[enter] = (out[enter]!) + 1;
+      const leave = Math.min(c.leave[node]!, steps + 1);
+      out[leave] = (out[leave]!) - 1;
     }
-    for (let k = 1; k <= steps; k++) out[k] = (out[k] as number) + (out[k - 1] as number);
+    for (let k = 1; k <= steps; k++) out[k] = (out[k]!) + (out[k - 1]!);
     return out.subarray(0, steps + 1);
   }
 
@@ -766,11 +766,11 @@ export class TimeTravelIndex {
       const c = this.c;
       let count = 0;
       for (let node = 0; node < c.nodeSeq.length; node++) {
-        if (c.message[node] === 1 && (c.enter[node] as number) <= k && (c.leave[node] as number) > k) count++;
+        if (c.message[node] === 1 && (c.enter[node]!) <= k && (c.leave[node]!) > k) count++;
       }
       return count;
     }
-    return this.curve().messages[k] as number;
+    return this.curve().messages[k]!;
   }
 
   /** True when the node for `seq` projects to a model message. */
@@ -794,17 +794,17 @@ export class TimeTravelIndex {
     const rows: { model: number; transcript: number[] }[] = [];
     const rowOfNode = new Map<number, { model: number; transcript: number[] }>();
     for (let p = 0; p < c.nodeAtPos.length; p++) {
-      const node = c.nodeAtPos[p] as number;
-      if ((c.enter[node] as number) > k) continue;
-      if ((c.leave[node] as number) > k) {
-        const row = { model: c.nodeSeq[node] as number, transcript: [] as number[] };
+      const node = c.nodeAtPos[p]!;
+      if ((c.enter[node]!) > k) continue;
+      if ((c.leave[node]!) > k) {
+        const row = { model: c.nodeSeq[node]!, transcript: [] as number[] };
         rows.push(row);
         rowOfNode.set(node, row);
       }
-      if ((c.replOfNode[node] as number) >= 0) continue; // replacements are model-only
+      if ((c.replOfNode[node]!) >= 0) continue; // replacements are model-only
       let at = node;
-      while ((c.leave[at] as number) <= k) at = c.replacer[at] as number;
-      rowOfNode.get(at)?.transcript.push(c.nodeSeq[node] as number);
+      while ((c.leave[at]!) <= k) at = c.replacer[at]!;
+      rowOfNode.get(at)?.transcript.push(c.nodeSeq[node]!);
     }
     return rows;
   }
@@ -826,22 +826,22 @@ export class TimeTravelIndex {
     const k = this.clampStep(step);
     const c = this.c;
     const node = this.nodeOf(seq);
-    if (node < 0 || (c.enter[node] as number) > k || (c.leave[node] as number) <= k) return null;
+    if (node < 0 || (c.enter[node]!) > k || (c.leave[node]!) <= k) return null;
     const from = Math.max(0, start);
     const to = from + Math.max(0, count);
     const seqs: number[] = [];
     let total = 0;
-    const first = c.pos[node] as number;
+    const first = c.pos[node]!;
     for (let p = first; p < c.nodeAtPos.length; p++) {
-      const at = c.nodeAtPos[p] as number;
-      const replacement = (c.replOfNode[at] as number) >= 0;
-      if ((c.enter[at] as number) > k) {
+      const at = c.nodeAtPos[p]!;
+      const replacement = (c.replOfNode[at]!) >= 0;
+      if ((c.enter[at]!) > k) {
         if (replacement) continue;
         break;
       }
-      if (p !== first && (c.leave[at] as number) > k) break; // the next row
+      if (p !== first && (c.leave[at]!) > k) break; // the next row
       if (replacement) continue; // replacements are model-only
-      if (total >= from && total < to) seqs.push(c.nodeSeq[at] as number);
+      if (total >= from && total < to) seqs.push(c.nodeSeq[at]!);
       total += 1;
       if (!countAll && total >= to) break;
     }
@@ -861,27 +861,27 @@ export class TimeTravelIndex {
     const k = this.clampStep(step);
     const c = this.c;
     const node = this.nodeOf(seq);
-    if (node < 0 || (c.enter[node] as number) > k) return null;
+    if (node < 0 || (c.enter[node]!) > k) return null;
     let at = node;
-    while ((c.leave[at] as number) <= k) at = c.replacer[at] as number;
-    const rowSeq = c.nodeSeq[at] as number;
+    while ((c.leave[at]!) <= k) at = c.replacer[at]!;
+    const rowSeq = c.nodeSeq[at]!;
     // Its index in the row's transcript (see transcriptOf): the applied appends between the row's
     // position and its own. Appends sit in log order, so every append before it is applied.
     let index = -1;
-    if ((c.replOfNode[node] as number) < 0) {
+    if ((c.replOfNode[node]!) < 0) {
       index = 0;
-      for (let p = c.pos[at] as number; p < (c.pos[node] as number); p++) {
-        const x = c.nodeAtPos[p] as number;
-        if ((c.replOfNode[x] as number) < 0 && (c.enter[x] as number) <= k) index += 1;
+      for (let p = c.pos[at]!; p < (c.pos[node]!); p++) {
+        const x = c.nodeAtPos[p]!;
+        if ((c.replOfNode[x]!) < 0 && (c.enter[x]!) <= k) index += 1;
       }
     }
     // The row's index: the alive nodes before it in the global order.
     const bits = this.aliveAt(k);
-    const pos = c.pos[at] as number;
+    const pos = c.pos[at]!;
     const word = pos >>> 5;
     let row = 0;
-    for (let w = 0; w < word; w++) row += popcount(bits[w] as number);
-    row += popcount((bits[word] as number) & ((1 << (pos & 31)) - 1));
+    for (let w = 0; w < word; w++) row += popcount(bits[w]!);
+    row += popcount((bits[word]!) & ((1 << (pos & 31)) - 1));
     return { row, rowSeq, index };
   }
 

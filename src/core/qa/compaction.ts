@@ -392,7 +392,7 @@ export class CompactionQaCheck implements EventCheck {
   /** Sum of the lower size bounds of these nodes, stopping once it reaches `enough`. */
   private lowerTotal(seqs: readonly number[], enough: number): number {
     let total = 0;
-    for (let i = 0; i < seqs.length && total < enough; i++) total += CompactionQaCheck.lowerSize(this.info(seqs[i] as number));
+    for (let i = 0; i < seqs.length && total < enough; i++) total += CompactionQaCheck.lowerSize(this.info(seqs[i]!));
     return total;
   }
 
@@ -424,7 +424,7 @@ export class CompactionQaCheck implements EventCheck {
     // it was appended); the original is re-parsed for its exact size only when that does not
     // decide. (An upper bound of the copy rarely decides: a copy is typically half the original
     // while the bound allows 6 characters per code unit.)
-    const original = this.info(plan.shadowed[0] as number);
+    const original = this.info(plan.shadowed[0]!);
     const message = derivedMessage(event);
     const size = message === null ? 0 : jsonLength(message);
     node.size = size;
@@ -500,7 +500,7 @@ export class CompactionQaCheck implements EventCheck {
       node.size = size;
       if (this.lowerTotal(shadowed, size) < size) {
         let total = 0;
-        for (let i = 0; i < shadowed.length && total < size; i++) total += this.exactSize(this.info(shadowed[i] as number));
+        for (let i = 0; i < shadowed.length && total < size; i++) total += this.exactSize(this.info(shadowed[i]!));
         if (total < size) {
           this.report(
             QA_RULES.summaryLarger,
@@ -619,7 +619,7 @@ export class CompactionQaCheck implements EventCheck {
           seq,
           line,
           `replacement at seq ${seq} splits tool call ${JSON.stringify(split.info.result)}: the assistant/message at seq ` +
-            `${callSeqs[i] as number} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
+            `${callSeqs[i]!} that made the call is shadowed, but its tool/result at seq ${current} stays on the surface`,
         );
       } else {
         this.report(
@@ -627,7 +627,7 @@ export class CompactionQaCheck implements EventCheck {
           seq,
           line,
           `replacement at seq ${seq} splits tool call ${JSON.stringify(resultIds[split.i])}: its tool/result at seq ` +
-            `${resultSeqs[split.i] as number} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
+            `${resultSeqs[split.i]!} is shadowed, but the assistant/message at seq ${current} that made the call stays on the surface`,
         );
       }
     }
@@ -636,7 +636,7 @@ export class CompactionQaCheck implements EventCheck {
     for (let i = 0; i < callIds.length; i++) {
       const callId = callIds[i];
       if (callId === null || callId === undefined) continue;
-      (this.awaited ??= new Map()).set(callId, { replaceSeq: seq, line, callSeq: callSeqs[i] as number });
+      (this.awaited ??= new Map()).set(callId, { replaceSeq: seq, line, callSeq: callSeqs[i]! });
     }
   }
 

@@ -49,7 +49,7 @@ export function jsonStringLength(s: string): number {
   for (let i = 0; i < length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
-      n += ASCII_EXTRA[c] as number;
+      n += ASCII_EXTRA[c]!;
     } else if ((c & 0xf800) === 0xd800) {
       // A well-formed surrogate pair is written as is; a lone surrogate as \uXXXX.
       if (c <= 0xdbff && i + 1 < length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;

@@ -230,7 +230,7 @@ function collapse(text: string, ranges: Array<[number, number]>, cutStart: boole
   }
   map[text.length] = out.length;
   const sorted = ranges
-    .map(([s, e]): [number, number] => [map[s] as number, map[e] as number])
+    .map(([s, e]): [number, number] => [map[s]!, map[e]!])
     .filter(([s, e]) => e > s)
     .sort((a, b) => a[0] - b[0]);
   const marks: Array<[number, number]> = [];

@@ -17,11 +17,11 @@ function distance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
-      row[j] = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = Math.min((up[j]!) + 1, (row[j - 1]!) + 1, (up[j - 1]!) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, ((d[i - 2] as number[])[j - 2]!) + 1);
     }
   }
-  return (d[a.length] as number[])[b.length] as number;
+  return (d[a.length] as number[])[b.length]!;
 }
 
 /** End (exclusive) of the `"…"` starting at `at`, or -1 when it is not closed. */

@@ -65,8 +65,8 @@ export function sessionSubject(session: SessionAnalysis, index: number, step: nu
   const get = read ?? ((i: number) => readSafely(session, i));
   return {
     seq: index + baseSeq,
-    type: columns.types[columns.typeId[index] as number] as string,
-    op: OPS[columns.op[index] as number] ?? null,
+    type: columns.types[columns.typeId[index]!] as string,
+    op: OPS[columns.op[index]!] ?? null,
     event: () => get(index),
     ...(step === null ? {} : { state: () => eventStateAt(session, index, step) }),
     hugeText: () => hugeRow(session, index),

@@ -24,7 +24,7 @@ export function fingerprintEdges(size: number, head: Uint8Array, tail: Uint8Arra
     h = Math.imul(h, 0x01000193) >>> 0;
   };
   for (let i = 0; i < 8; i++) mix(Math.floor(size / 2 ** (8 * i)) & 0xff);
-  for (let i = 0; i < head.length; i++) mix(head[i] as number);
-  for (let i = 0; i < tail.length; i++) mix(tail[i] as number);
+  for (let i = 0; i < head.length; i++) mix(head[i]!);
+  for (let i = 0; i < tail.length; i++) mix(tail[i]!);
   return `${size.toString(36)}-${h.toString(36)}`;
 }

@@ -35,7 +35,7 @@ export class GrowArray<T extends TypedArray> {
   }
 
   get(index: number): number {
-    return this.data[index] as number;
+    return this.data[index]!;
   }
 
   set(index: number, value: number): void {

@@ -19,7 +19,7 @@ export class SeqTable<T> {
 
   set(seq: number, value: T): void {
     if (this.unordered === null || !this.unordered.has(seq)) {
-      if (this.entered === 0 || seq > (this.seqs[this.entered - 1] as number)) {
+      if (this.entered === 0 || seq > (this.seqs[this.entered - 1]!)) {
         if (this.entered === this.seqs.length) {
           const next = new Float64Array(this.seqs.length * 2);
           next.set(this.seqs);
@@ -68,7 +68,7 @@ export class SeqTable<T> {
     let hi = this.entered - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const value = seqs[mid] as number;
+      const value = seqs[mid]!;
       if (value === seq) return mid;
       if (value < seq) lo = mid + 1;
       else hi = mid - 1;

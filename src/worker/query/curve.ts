@@ -18,14 +18,14 @@ async function sizeNodes(q: QuerySession, yieldNow: () => Promise<void>, stale: 
   const from = tt.unsizedFrom();
   const sizes = new Float64Array(seqs.length - from);
   for (let i = from; i < seqs.length; i++) {
-    sizes[i - from] = derivedMessageSize(q.event(seqs[i] as number));
+    sizes[i - from] = derivedMessageSize(q.event(seqs[i]!));
     if ((i & 511) === 511) {
       await yieldNow();
       if (stale()) throw abortError('the session was replaced');
     }
   }
   // Nodes that arrived while this ran (the session grew) are sized as the index asks.
-  tt.curve((seq, node) => (node - from < sizes.length ? (sizes[node - from] as number) : derivedMessageSize(q.event(seq))));
+  tt.curve((seq, node) => (node - from < sizes.length ? (sizes[node - from]!) : derivedMessageSize(q.event(seq))));
 }
 
 /**
@@ -60,10 +60,10 @@ export async function curve(
     let hi = 0;
     let messages = 0;
     for (let k = from; k <= to; k++) {
-      const v = bytes[k] as number;
+      const v = bytes[k]!;
       if (v < lo) lo = v;
       if (v > hi) hi = v;
-      messages = Math.max(messages, sized.messages[k] as number);
+      messages = Math.max(messages, sized.messages[k]!);
     }
     bytesMax = Math.max(bytesMax, hi);
     out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });

@@ -48,7 +48,7 @@ function compaction(q: QuerySession, checkpoint: any, actual: number[]): Replace
       else if (type === 'compaction/end') wanted.set(i, 'end');
     });
     for (let i = 0; i < typeId.length; i++) {
-      const which = wanted.get(typeId[i] as number);
+      const which = wanted.get(typeId[i]!);
       if (!which || found[which] !== null) continue;
       const event: any = q.session.log.event(i);
       if (event?.data?.compactionId !== id) continue;

@@ -68,14 +68,14 @@ export function brackets(q: QuerySession, { step, lo, hi }: BracketsParams): Bra
       path.push(at);
       at = tt.replacedBy(at);
     }
-    for (let i = path.length - 1; i >= 0; i--) depths.set(path[i] as number, ++base);
+    for (let i = path.length - 1; i >= 0; i--) depths.set(path[i]!, ++base);
     if (path.length === 0 && !depths.has(seq)) depths.set(seq, base);
     return depths.get(seq) as number;
   };
   const out: Bracket[] = [];
   for (let r = 0; r < count; r++) {
-    const a = first[r] as number;
-    const b = last[r] as number;
+    const a = first[r]!;
+    const b = last[r]!;
     if (b < lo || a > hi) continue;
     const seq = tt.replacement(r).seq;
     out.push({ replacement: seq, first: a, last: b, depth: depthOf(seq), kind: kinds[r] ?? 'other' });
@@ -101,7 +101,7 @@ export function navigate(q: QuerySession, { step, kind }: NavigateParams): numbe
     return null;
   }
   if (kind === 'prev-replace') {
-    for (let i = steps.length - 1; i >= 0; i--) if ((steps[i] as number) < step) return steps[i] as number;
+    for (let i = steps.length - 1; i >= 0; i--) if ((steps[i]!) < step) return steps[i]!;
     return null;
   }
   const op = q.session.columns.op;

@@ -38,7 +38,7 @@ export function rowCount(q: QuerySession, filter: RowFilter): number {
 
 export function indexOfRow(q: QuerySession, filter: RowFilter, row: number): number {
   const list = matching(q, filter);
-  return list ? (list[row] as number) : row;
+  return list ? (list[row]!) : row;
 }
 
 /** What a timeline row shows of event `i`, parsed once and cached. */
@@ -46,7 +46,7 @@ function facts(q: QuerySession, i: number, read: EventReader): RowFacts {
   const cached = q.rowFacts.get(i);
   if (cached) return cached;
   const { columns } = q.session;
-  const time = columns.time[i] as number;
+  const time = columns.time[i]!;
   const event = read(i);
   const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
   const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
@@ -63,7 +63,7 @@ function facts(q: QuerySession, i: number, read: EventReader): RowFacts {
     family: q.familyOf(i),
     turn: typeof turn === 'number' ? turn : null,
     step: typeof stepNo === 'number' ? stepNo : null,
-    op: OP_KIND[columns.op[i] as number] ?? null,
+    op: OP_KIND[columns.op[i]!] ?? null,
     summary: summarizeEvent(event),
   });
 }
@@ -89,7 +89,7 @@ export function rowOf(q: QuerySession, { filter, seq }: RowOfParams): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((list[mid] as number) < index) lo = mid + 1;
+    if ((list[mid]!) < index) lo = mid + 1;
     else hi = mid;
   }
   return Math.min(lo, Math.max(0, list.length - 1));

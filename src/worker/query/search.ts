@@ -89,7 +89,7 @@ function after(rows: Int32Array, row: number): number {
   let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((rows[mid] as number) <= row) lo = mid + 1;
+    if ((rows[mid]!) <= row) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -116,7 +116,7 @@ function pick(q: QuerySession, set: MatchSet, query: SearchQuery): SearchResult 
       wrapped = query.fromRow >= 0;
     }
   }
-  const row = rows[at] as number;
+  const row = rows[at]!;
   return { row, seq: q.seqOf(indexOfRow(q, query.filter, row)), wrapped, total, error: null };
 }
 
@@ -146,7 +146,7 @@ export async function searchMatches(q: QuerySession, params: MatchesParams, paus
   const matches: MatchRow[] = [];
   const read = q.reader();
   for (let i = first; i < last && set.matcher; i++) {
-    const row = set.rows[i] as number;
+    const row = set.rows[i]!;
     const index = indexOfRow(q, params.filter, row);
     const subject = sessionSubject(q.session, index, params.step, read);
     const match = set.matcher.match(subject);

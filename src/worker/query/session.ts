@@ -128,11 +128,11 @@ export class QuerySession {
 
   typeOf(index: number): string {
     const { typeId, types } = this.session.columns;
-    return types[typeId[index] as number] as string;
+    return types[typeId[index]!] as string;
   }
 
   familyOf(index: number): Family {
-    return this.familyOfType[this.session.columns.typeId[index] as number] as Family;
+    return this.familyOfType[this.session.columns.typeId[index]!] as Family;
   }
 
   /** A step within what the fold accepted: [0, accepted]. */

@@ -83,7 +83,7 @@ async function spansOf(text: string): Promise<TimeSpans> {
 }
 
 const spansAsRows = (s: TimeSpans, lane: (typeof TIME_LANES)[number]) =>
-  Array.from(s.lanes[lane].start, (start, i) => [start - T0, (s.lanes[lane].end[i] as number) - T0, s.lanes[lane].seq[i], s.lanes[lane].endSeq[i], s.lanes[lane].label[i], s.lanes[lane].flags[i]]);
+  Array.from(s.lanes[lane].start, (start, i) => [start - T0, (s.lanes[lane].end[i]!) - T0, s.lanes[lane].seq[i], s.lanes[lane].endSeq[i], s.lanes[lane].label[i], s.lanes[lane].flags[i]]);
 
 describe('time track spans', () => {
   it('pairs every lane by its rule, with labels, on a log of known times', async () => {

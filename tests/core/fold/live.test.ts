@@ -108,8 +108,8 @@ function replaceHeavyLog(seed: number, count: number, allowErrors: boolean): unk
     const where = rng.int(0, 3);
     let startIdx = where === 0 ? nodes.length - 1 : where === 1 ? 0 : rng.int(0, nodes.length - 1);
     let endIdx = Math.min(nodes.length - 1, startIdx + (rng.chance(0.6) ? 0 : rng.int(0, 5)));
-    let start = nodes[startIdx] as number;
-    let end = nodes[endIdx] as number;
+    let start = nodes[startIdx]!;
+    let end = nodes[endIdx]!;
     let sources = nodes.slice(startIdx, endIdx + 1);
     const last = events[start] as Record<string, unknown>;
     // A prune: a tool/result copy of a tool/result that changes only the content.
@@ -132,7 +132,7 @@ function replaceHeavyLog(seed: number, count: number, allowErrors: boolean): unk
       const kind = seed % 4;
       if (kind === 0) start = seq + 1000; // R1: start not on the surface
       else if (kind === 1) end = seq + 5; // R2: end not on the surface
-      else if (kind === 2) [start, end] = [nodes[1] as number, nodes[0] as number]; // R3
+      else if (kind === 2) [start, end] = [nodes[1]!, nodes[0]!]; // R3
       else sources = sources.slice(1); // P6: a shadowed node not cited
       startIdx = -1;
       endIdx = -1;

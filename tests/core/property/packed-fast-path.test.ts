@@ -94,7 +94,7 @@ describe('packed rows through the fast path', () => {
       const lines = generateText({ seed, events: 1200, compaction: { thresholdTokens: 3000 } }).split('\n');
       const packed = lines.map((line, i) => (isPackedLine(line) ? i : -1)).filter((i) => i >= 0);
       expect(packed.length).toBeGreaterThan(3);
-      const target = packed[rng.int(0, packed.length - 1)] as number;
+      const target = packed[rng.int(0, packed.length - 1)]!;
       const row = JSON.parse(lines[target] as string) as { seq0: number };
       switch (seed % 6) {
         case 0: // a seq gap at the row: the fold stops at its first member

@@ -57,7 +57,7 @@ export function insertEvent(events: Ev[], at: number, type: string, data: unknow
 export function only(events: readonly Ev[], pred: (e: Ev) => boolean): number {
   const found = events.flatMap((e, i) => (pred(e) ? [i] : []));
   if (found.length !== 1) throw new Error(`expected one matching event, found ${found.length}`);
-  return found[0] as number;
+  return found[0]!;
 }
 
 /** Index of the compaction checkpoint (user/message replacement with a `compact` source) at `n` (0-based). */
@@ -84,7 +84,7 @@ export function cleanSession(): { script: SessionScript; prompt: number; callMes
   s.assistant('The notes describe tool output at length; nothing else in them.');
   s.endTurn();
   s.userTurn('Thanks. Anything else worth knowing?');
-  const result = first.results[0] as number;
+  const result = first.results[0]!;
   const copy = s.prune(result, 'line of tool output');
   const answer = s.assistant('No, that is all the notes contain.');
   const checkpoint = s.compact(prompt, answer.message, 'The user asked about the notes; they only contain tool output.');

@@ -29,7 +29,7 @@ describe('clean scripted session', () => {
     s.assistant('Rayleigh scattering.');
     s.endTurn();
     s.userTurn('And sunsets?');
-    s.prune(first.results[0] as number, 'Notes on the sky.');
+    s.prune(first.results[0]!, 'Notes on the sky.');
     const a = s.assistant('Longer path through air.');
     s.compact(q, a.message, 'Sky questions answered.');
     s.assistant('Anything else?');
@@ -174,7 +174,7 @@ describe(QA_RULES.toolPairing, () => {
 
   it('flags a compaction that shadows the result but keeps the calling assistant message', () => {
     const { s, call, final } = toolSession();
-    const result = call.results[0] as number;
+    const result = call.results[0]!;
     const cp = s.compact(result, final.message, 'The directory has two files.');
     s.endTurn();
     const found = byRule(qa(eventsOf(s)), rule);
@@ -198,7 +198,7 @@ describe(QA_RULES.toolPairing, () => {
 
   it('is silent when the range holds both sides, and for prunes (the copy keeps the call id)', () => {
     const { s, prompt, call, final } = toolSession();
-    s.prune(call.results[0] as number, 'a.txt');
+    s.prune(call.results[0]!, 'a.txt');
     s.compact(prompt, final.message, 'Two files.');
     s.endTurn();
     expect(byRule(qa(eventsOf(s)), rule)).toEqual([]);
@@ -327,7 +327,7 @@ describe(QA_RULES.pruneNotSmaller, () => {
     const s = new SessionScript('qa-prune-big');
     s.userTurn('Read it.');
     const call = s.assistant('Reading.', [{ name: 'read', args: {}, result: 'short output' }]);
-    const result = call.results[0] as number;
+    const result = call.results[0]!;
     const copy = s.prune(result, 'a kept head that is longer than the original output ever was');
     s.endTurn();
     const events = eventsOf(s);
@@ -349,7 +349,7 @@ describe(QA_RULES.pruneNotSmaller, () => {
     const s = new SessionScript('qa-prune-twice');
     s.userTurn('Read it.');
     const call = s.assistant('Reading.', [{ name: 'read', args: {}, result: LONG_RESULT }]);
-    const copy = s.prune(call.results[0] as number, 'line of tool output');
+    const copy = s.prune(call.results[0]!, 'line of tool output');
     const copy2 = s.prune(copy, 'line of tool output');
     s.endTurn();
     const found = byRule(qa(eventsOf(s)), rule);
@@ -470,7 +470,7 @@ describe(QA_RULES.checkpointNotAdjacent, () => {
     s.userTurn('x');
     const call = s.assistant('y', [{ name: 'r', args: {}, result: LONG_RESULT }]);
     const events = eventsOf(s);
-    const r = call.results[0] as number;
+    const r = call.results[0]!;
     events.push({ type: 'compaction/prune', seq: events.length, time: 0, data: { shadowedRange: { start: r, end: r }, shadowedSeqs: [r], shadowedTokenCount: 1 } });
     const found = byRule(qa(events), rule);
     expect(found.map((d) => d.message)).toEqual([

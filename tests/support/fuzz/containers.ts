@@ -96,17 +96,17 @@ function frameCuts(doc: Uint8Array, rng: Rng): number[] {
   const cuts: number[] = [0];
   let lf = 0;
   if (lfs.length > 0 && rng.chance(0.85)) {
-    cuts.push(lfs[0] as number);
+    cuts.push(lfs[0]!);
     lf = 1;
   }
   while (lf < lfs.length) {
     lf = Math.min(lfs.length, lf + rng.int(1, 200));
-    let cut = lfs[lf - 1] as number;
-    const prev = cuts[cuts.length - 1] as number;
+    let cut = lfs[lf - 1]!;
+    const prev = cuts[cuts.length - 1]!;
     if (rng.chance(0.1) && cut - prev > 2) cut = rng.int(prev + 1, cut - 1); // a line crossing frames
     cuts.push(cut);
   }
-  if ((cuts[cuts.length - 1] as number) < doc.length) cuts.push(doc.length);
+  if ((cuts[cuts.length - 1]!) < doc.length) cuts.push(doc.length);
   return cuts;
 }
 
@@ -172,7 +172,7 @@ export async function wrapZstd(doc: Uint8Array, rng: Rng): Promise<Wrapped> {
       case 'checksum': {
         bytes = bytes.slice();
         const at = start + frame.bytes.length - 1 - rng.int(0, 3);
-        bytes[at] = (bytes[at] as number) ^ rng.int(1, 255);
+        bytes[at] = (bytes[at]!) ^ rng.int(1, 255);
         // Frames are verified one by one: everything before the damaged frame is kept.
         expect = { kind: 'exact', text: plainOf(frames.slice(0, k)), form: 'jsonl' };
         break;
@@ -194,7 +194,7 @@ export async function wrapZstd(doc: Uint8Array, rng: Rng): Promise<Wrapped> {
         const at: number[] = [];
         for (let i = 0; i < n; i++) {
           at.push(start + rng.int(0, frame.bytes.length - 1));
-          bytes[at[i] as number] = (bytes[at[i] as number] as number) ^ (1 << rng.int(0, 7));
+          bytes[at[i]!] = (bytes[at[i]!]!) ^ (1 << rng.int(0, 7));
         }
         notes.push(`zstd: flipped bytes ${at.join(',')} (frame at ${start})`);
         // With checksums, damage inside complete frames is caught and what is kept is a prefix;
@@ -262,7 +262,7 @@ export function wrapGzip(doc: Uint8Array, rng: Rng): Wrapped {
     if (kind === 'flip') {
       for (let i = rng.int(1, 3); i > 0; i--) {
         const at = rng.int(0, bytes.length - 1);
-        bytes[at] = (bytes[at] as number) ^ (1 << rng.int(0, 7));
+        bytes[at] = (bytes[at]!) ^ (1 << rng.int(0, 7));
       }
     } else if (kind === 'truncate') {
       bytes = bytes.slice(0, rng.int(2, bytes.length - 1));
@@ -368,7 +368,7 @@ export function wrapZip(doc: Uint8Array, companions: readonly { path: string; te
     } else {
       for (let i = kind === 'flip' ? rng.int(1, 2) : rng.int(3, 30); i > 0; i--) {
         const at = rng.int(0, bytes.length - 1);
-        bytes[at] = (bytes[at] as number) ^ (1 << rng.int(0, 7));
+        bytes[at] = (bytes[at]!) ^ (1 << rng.int(0, 7));
       }
     }
     // CRC-32 and sizes are checked per member: a member that comes out is intact. Names may

@@ -74,7 +74,7 @@ const flipBits: Mutator = {
     const at: number[] = [];
     for (let i = 0; i < n; i++) {
       const p = rng.int(0, out.length - 1);
-      out[p] = (out[p] as number) ^ (1 << rng.int(0, 7));
+      out[p] = (out[p]!) ^ (1 << rng.int(0, 7));
       at.push(p);
     }
     return { bytes: out, note: `flip ${n} bit(s) at ${at.join(',')}` };
@@ -333,7 +333,7 @@ function pickLine(rng: Rng, lines: readonly string[], select: Select, filter?: (
   const candidates = select(rng, lines);
   for (let tries = 0; tries < 6 && candidates.length > 0; tries++) {
     const k = rng.int(0, candidates.length - 1);
-    const at = candidates[k] as number;
+    const at = candidates[k]!;
     let value: unknown;
     try {
       value = JSON.parse(lines[at] as string);
@@ -507,8 +507,8 @@ function replaceOp(rng: Rng, seqs: readonly number[], seq: number): { op: Obj; s
   let a = rng.int(0, pool.length - 1);
   let b = rng.chance(0.5) ? a : rng.int(0, pool.length - 1);
   if (rng.chance(0.6) && a > b) [a, b] = [b, a];
-  const start = pool[a] as number;
-  const end = pool[b] as number;
+  const start = pool[a]!;
+  const end = pool[b]!;
   return { op: { op: 'replace', start, end }, start, end };
 }
 
@@ -942,8 +942,8 @@ const forgeCheckpoint: Mutator = {
       ['wrong-seq', 1],
     ]);
     if (flaw === 'swap' && i < j) [i, j] = [j, i];
-    const start = s.nodes[i] as number;
-    const end = s.nodes[j] as number;
+    const start = s.nodes[i]!;
+    const end = s.nodes[j]!;
     const shadowed = s.nodes.slice(Math.min(i, j), Math.max(i, j) + 1);
     const sources = [...shadowed];
     if (flaw === 'missing-source' && sources.length > 0) sources.splice(rng.int(0, sources.length - 1), 1);
@@ -991,7 +991,7 @@ const forgeToolReplace: Mutator = {
     copy.type = 'tool/result';
     copy.seq = s.next;
     const idx = s.nodes.indexOf(target);
-    const end = flaw === 'two-nodes' && idx + 1 < s.nodes.length ? (s.nodes[idx + 1] as number) : target;
+    const end = flaw === 'two-nodes' && idx + 1 < s.nodes.length ? (s.nodes[idx + 1]!) : target;
     copy.surfaceOp = { op: 'replace', start: target, end };
     copy.sourceEventSeqs = flaw === 'no-sources' ? [] : end === target ? [target] : [target, end];
     const { block } = firstBlock(copy);
