@@ -6,7 +6,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 const restrict = (patterns) => ({
-  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: Array.isArray(group) ? group : [group], message: 'layering: see docs/ARCHITECTURE.md' })) }],
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: patterns.map((group) => ({ group: Array.isArray(group) ? group : [group], message: 'layering: see docs/ARCHITECTURE.md' })),
+    },
+  ],
 });
 // The app's zustand store (src/store), not the Node session-store walker (src/node/store).
 const APP_STORE = ['**/store/**', '!**/node/store', '!**/node/store/**'];
@@ -53,12 +58,39 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/core/**/*.ts'], rules: restrict(['react', 'react-*', 'zustand', 'node:*', '**/protocol/**', '**/worker/**', '**/client/**', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']) },
-  { files: ['src/protocol/**/*.ts'], rules: restrict(['react', 'zustand', 'node:*', '**/worker/**', '**/client/**', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']) },
-  { files: ['src/worker/**/*.ts'], rules: restrict(['react', 'zustand', 'node:*', '**/client/**', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']) },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: restrict([
+      'react',
+      'react-*',
+      'zustand',
+      'node:*',
+      '**/protocol/**',
+      '**/worker/**',
+      '**/client/**',
+      '**/store/**',
+      '**/ui/**',
+      '**/cli/**',
+      '**/node/**',
+    ]),
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: restrict(['react', 'zustand', 'node:*', '**/worker/**', '**/client/**', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']),
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: restrict(['react', 'zustand', 'node:*', '**/client/**', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']),
+  },
   { files: ['src/client/**/*.ts'], rules: restrict(['react', 'zustand', 'node:*', '**/store/**', '**/ui/**', '**/cli/**', '**/node/**']) },
-  { files: ['src/store/**/*.ts'], rules: restrict(['react-dom', 'node:*', '**/core/**', '**/worker/**', '**/ui/**', '**/cli/**', '**/node/**']) },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: restrict(['react-dom', 'node:*', '**/core/**', '**/worker/**', '**/ui/**', '**/cli/**', '**/node/**']),
+  },
   { files: ['src/ui/**/*.{ts,tsx}'], rules: restrict(['node:*', '**/core/**', '**/worker/**', '**/cli/**', '**/node/**']) },
   { files: ['src/cli/**/*.ts'], rules: restrict(['react', 'zustand', '**/worker/**', '**/client/**', APP_STORE, '**/ui/**']) },
-  { files: ['src/node/**/*.ts'], rules: restrict(['react', 'zustand', '**/protocol/**', '**/worker/**', '**/client/**', '**/ui/**', '**/cli/**']) },
+  {
+    files: ['src/node/**/*.ts'],
+    rules: restrict(['react', 'zustand', '**/protocol/**', '**/worker/**', '**/client/**', '**/ui/**', '**/cli/**']),
+  },
 );

@@ -88,7 +88,14 @@ export interface AppBenchResult {
   /** Seeks with Chromium's normal 60 Hz frame clock, and without a frame-rate limit. */
   seek: { vsync: SeekStats; unlimited: SeekStats };
   rows: { max: number; samples: number; lastSeqVisible: boolean; lastSeq: number };
-  memory: { method: string; workerHeapUsed: number; workerBackingStores: number; workerTotal: number; ratioToFile: number; pageHeapUsed: number };
+  memory: {
+    method: string;
+    workerHeapUsed: number;
+    workerBackingStores: number;
+    workerTotal: number;
+    ratioToFile: number;
+    pageHeapUsed: number;
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -281,14 +288,12 @@ async function scroll(page: Page, lastSeq: number): Promise<{ rows: number[]; la
     el.scrollTop = el.scrollHeight;
   });
   await sample();
-  const visible = await page.waitForFunction(
-    (seq) => (globalThis as ProbeWindow).__bench.visibleSeqs().includes(seq),
-    lastSeq,
-    { timeout: 10_000, polling: 50 },
-  ).then(
-    () => true,
-    () => false,
-  );
+  const visible = await page
+    .waitForFunction((seq) => (globalThis as ProbeWindow).__bench.visibleSeqs().includes(seq), lastSeq, { timeout: 10_000, polling: 50 })
+    .then(
+      () => true,
+      () => false,
+    );
   await sample();
   return { rows, lastSeqVisible: visible };
 }

@@ -58,5 +58,5 @@ process.stdout.write(
   `| check, ${sessions} sessions of ~${events} events | median of ${runs} (ms) |\n|---|---|\n` +
     `| --jobs 1 | ${s.toFixed(0)} |\n| default (--jobs ${availableParallelism()}) | ${p.toFixed(0)} |\n` +
     `| speed-up (--jobs 1 / default) | ${(s / p).toFixed(2)}× |\n\n` +
-    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${(loadavg()[0]!).toFixed(1)} after\n`,
+    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after\n`,
 );

@@ -139,7 +139,9 @@ export async function runGrowBench(options: GrowBenchOptions): Promise<GrowShape
   const out: GrowShapeResult[] = [];
   for (const shape of options.shapes) {
     const result = await shapeRun(shape, options);
-    console.error(`  grow ${shape}: p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms over ${result.appends} appends (${result.verified} verified)`);
+    console.error(
+      `  grow ${shape}: p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms over ${result.appends} appends (${result.verified} verified)`,
+    );
     out.push(result);
   }
   return out;

@@ -118,12 +118,19 @@ function measureLog(shape: Shape, path: string): ShapeResult {
         : (() => {
             const ms = median(jsons.map((c) => c.ms as number));
             const cpu = median(jsons.map((c) => c.cpuMs as number));
-            return { ms, cpuMs: cpu, peakRss: Math.max(...jsons.map((c) => c.peakRss as number)), ratio: ms / baseMs, cpuRatio: cpu / baseCpu };
+            return {
+              ms,
+              cpuMs: cpu,
+              peakRss: Math.max(...jsons.map((c) => c.peakRss as number)),
+              ratio: ms / baseMs,
+              cpuRatio: cpu / baseCpu,
+            };
           })(),
     ratios: {
       checkOverBaseline: checkMs / baseMs,
       cpuCheckOverBaseline: checkCpu / baseCpu,
-      checkRssOverFile: checkRss / size, baselineRssOverFile: baseRss / size,
+      checkRssOverFile: checkRss / size,
+      baselineRssOverFile: baseRss / size,
     },
     msPerMillion: checkMs / (events / 1e6),
     cpuMsPerMillion: checkCpu / (events / 1e6),

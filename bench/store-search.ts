@@ -63,11 +63,15 @@ try {
     }
     samples.sort((a, b) => a - b);
     const ms = samples[1]!;
-    rows.push(`| \`${q}\` | ${ms.toFixed(0)} ms | ${(ms / scanMs).toFixed(3)}× | ${answer.candidates} | ${answer.scanned} | ${answer.sessions.length}${answer.more ? '+' : ''} |`);
+    rows.push(
+      `| \`${q}\` | ${ms.toFixed(0)} ms | ${(ms / scanMs).toFixed(3)}× | ${answer.candidates} | ${answer.scanned} | ${answer.sessions.length}${answer.more ? '+' : ''} |`,
+    );
   }
   const eventsTotal = sessions * events;
   console.log(`store: ${sessions} sessions, ${events} events each (${(bytes / 2 ** 20).toFixed(1)} MiB)`);
-  console.log(`index build: ${(buildMs / 1000).toFixed(2)} s = ${((bytes / 2 ** 20) / (buildMs / 1000)).toFixed(1)} MiB/s, ${Math.round(eventsTotal / (buildMs / 1000)).toLocaleString('en-US')} events/s, ${(sessions / (buildMs / 1000)).toFixed(0)} sessions/s`);
+  console.log(
+    `index build: ${(buildMs / 1000).toFixed(2)} s = ${(bytes / 2 ** 20 / (buildMs / 1000)).toFixed(1)} MiB/s, ${Math.round(eventsTotal / (buildMs / 1000)).toLocaleString('en-US')} events/s, ${(sessions / (buildMs / 1000)).toFixed(0)} sessions/s`,
+  );
   console.log(`baseline scan of every session: ${scanMs.toFixed(0)} ms`);
   console.log('| query (index warm) | answer | vs scan | candidates | read | sessions with matches |');
   console.log('|---|---|---|---|---|---|');

@@ -36,17 +36,31 @@ const shapes: Shape[] = [
   {
     name: `${sessions} small zstd sessions (~200 events)`,
     count: sessions,
-    spec: (i) => ({ id: `s-${i}`, cwd: `/home/dev/p${i % projects}`, gen: { seed: i + 1, events: 200, startTime: 1785400000000 + i * 1000 }, ...(i % 5 === 4 ? { parent: { id: `s-${i - 1}`, depth: 1 } } : {}) }),
+    spec: (i) => ({
+      id: `s-${i}`,
+      cwd: `/home/dev/p${i % projects}`,
+      gen: { seed: i + 1, events: 200, startTime: 1785400000000 + i * 1000 },
+      ...(i % 5 === 4 ? { parent: { id: `s-${i - 1}`, depth: 1 } } : {}),
+    }),
   },
   {
     name: `${sessions} sessions, raw JSONL, every tenth ~5,000 events`,
     count: sessions,
-    spec: (i) => ({ id: `r-${i}`, cwd: `/home/dev/p${i % projects}`, encoding: 'jsonl', gen: { seed: i + 7, events: i % 10 === 0 ? 5000 : 200, startTime: 1785400000000 + i * 1000 } }),
+    spec: (i) => ({
+      id: `r-${i}`,
+      cwd: `/home/dev/p${i % projects}`,
+      encoding: 'jsonl',
+      gen: { seed: i + 7, events: i % 10 === 0 ? 5000 : 200, startTime: 1785400000000 + i * 1000 },
+    }),
   },
   {
     name: `${big} small zstd sessions`,
     count: big,
-    spec: (i) => ({ id: `b-${i}`, cwd: `/home/dev/p${i % (projects * 5)}`, gen: { seed: i + 3, events: 60, startTime: 1785400000000 + i * 1000 } }),
+    spec: (i) => ({
+      id: `b-${i}`,
+      cwd: `/home/dev/p${i % (projects * 5)}`,
+      gen: { seed: i + 3, events: 60, startTime: 1785400000000 + i * 1000 },
+    }),
   },
 ];
 
@@ -86,7 +100,10 @@ async function main(): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const appDir = join(outDir, 'store-app');
   await build({ logLevel: 'warn', build: { outDir: appDir, emptyOutDir: true, sourcemap: false } });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   const rows: string[] = [];
   const results: unknown[] = [];
   for (const [index, shape] of shapes.entries()) {
@@ -118,7 +135,8 @@ async function main(): Promise<void> {
       await page.waitForFunction(
         () => {
           // Typed without the DOM library (this file is type-checked for Node).
-          const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } }).document;
+          const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> } })
+            .document;
           return Array.from(doc.querySelectorAll('[role=treeitem] .sv-title')).some((el) => el.textContent !== '…');
         },
         undefined,
@@ -134,11 +152,22 @@ async function main(): Promise<void> {
     }
     const first = median(firstRows);
     const all = median(allTitles);
-    results.push({ shape: shape.name, sessions: shape.count, baselineMs: base, serverStartMs: listMs, firstRowsMs: first, allTitlesMs: all });
-    rows.push(`| ${shape.name} | ${base.toFixed(0)} ms | ${listMs.toFixed(0)} ms (${(listMs / base).toFixed(1)}×) | ${first.toFixed(0)} ms | **${all.toFixed(0)} ms** (${(all / base).toFixed(1)}×) |`);
+    results.push({
+      shape: shape.name,
+      sessions: shape.count,
+      baselineMs: base,
+      serverStartMs: listMs,
+      firstRowsMs: first,
+      allTitlesMs: all,
+    });
+    rows.push(
+      `| ${shape.name} | ${base.toFixed(0)} ms | ${listMs.toFixed(0)} ms (${(listMs / base).toFixed(1)}×) | ${first.toFixed(0)} ms | **${all.toFixed(0)} ms** (${(all / base).toFixed(1)}×) |`,
+    );
   }
   await browser.close();
-  console.log('| store | baseline: walk + stat + first 4 KiB | server start: walk + every header (cold) | page open → first titled rows | page open → every title (median of 3, cold) |');
+  console.log(
+    '| store | baseline: walk + stat + first 4 KiB | server start: walk + every header (cold) | page open → first titled rows | page open → every title (median of 3, cold) |',
+  );
   console.log('|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   writeFileSync(join(outDir, 'store-latest.json'), `${JSON.stringify(results, null, 2)}\n`);

@@ -97,7 +97,16 @@ async function main(): Promise<void> {
     const ms = performance.now() - t1;
     const plaintext = decoded.frames.reduce((n, frame) => n + frame.length, 0);
     console.log(
-      JSON.stringify({ task, ms, cpuMs: cpuMs(), frames: decoded.frames.length, compressed: buffer.byteLength, plaintext, error: decoded.error?.message ?? null, peakRss: peakRss() }),
+      JSON.stringify({
+        task,
+        ms,
+        cpuMs: cpuMs(),
+        frames: decoded.frames.length,
+        compressed: buffer.byteLength,
+        plaintext,
+        error: decoded.error?.message ?? null,
+        peakRss: peakRss(),
+      }),
     );
     return;
   }

@@ -64,7 +64,9 @@ async function replay(args: Map<string, string>): Promise<void> {
   const budgetMs = int(args, '--time-budget-ms', DEFAULT_BUDGET_MS);
   const { fuzzCase, outcome } = await fuzzOne(seed, id, budgetMs);
   if (fuzzCase) {
-    process.stdout.write(`case ${fuzzCase.replay}: ${fuzzCase.name}, ${fuzzCase.bytes.length} bytes, options ${JSON.stringify(fuzzCase.options)}\n`);
+    process.stdout.write(
+      `case ${fuzzCase.replay}: ${fuzzCase.name}, ${fuzzCase.bytes.length} bytes, options ${JSON.stringify(fuzzCase.options)}\n`,
+    );
     for (const note of fuzzCase.notes) process.stdout.write(`  - ${note}\n`);
     const out = args.get('--out');
     if (out !== undefined) {
@@ -97,7 +99,10 @@ function summary(tally: Tally, seed: number, start: number, elapsedMs: number): 
     groups.set(key, [...(groups.get(key) ?? []), id]);
   }
   for (const [key, ids] of groups) {
-    lines.push(`  ${ids.length} × ${key}`, `      replay: ${ids.slice(0, 12).join(' ')}${ids.length > 12 ? ` … (+${ids.length - 12})` : ''}`);
+    lines.push(
+      `  ${ids.length} × ${key}`,
+      `      replay: ${ids.slice(0, 12).join(' ')}${ids.length > 12 ? ` … (+${ids.length - 12})` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -167,12 +172,16 @@ async function run(args: Map<string, string>): Promise<void> {
         if (timer) clearTimeout(timer);
         record(tally, reply.outcome);
         if (reply.outcome.failures.length > 0) {
-          process.stderr.write(`FAIL ${reply.outcome.replay}: ${reply.outcome.failures[0]?.message.split('\n')[0]}\n    ${reply.notes.join(' | ')}\n`);
+          process.stderr.write(
+            `FAIL ${reply.outcome.replay}: ${reply.outcome.failures[0]?.message.split('\n')[0]}\n    ${reply.notes.join(' | ')}\n`,
+          );
         }
         const now = performance.now();
         if (now - lastReport > 30_000) {
           lastReport = now;
-          process.stderr.write(`… ${tally.cases}/${cases} cases, ${tally.failing.length} failing, ${((now - started) / 1000).toFixed(0)} s\n`);
+          process.stderr.write(
+            `… ${tally.cases}/${cases} cases, ${tally.failing.length} failing, ${((now - started) / 1000).toFixed(0)} s\n`,
+          );
         }
         dispatch();
       });
@@ -204,7 +213,9 @@ async function run(args: Map<string, string>): Promise<void> {
   process.stdout.write(summary(tally, seed, start, elapsed));
   if (args.has('--json')) {
     const { failing, ...counts } = tally;
-    process.stdout.write(`${JSON.stringify({ seed, start, budgetMs, elapsedMs: Math.round(elapsed), ...counts, failing: failing.map((f) => f.replay) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ seed, start, budgetMs, elapsedMs: Math.round(elapsed), ...counts, failing: failing.map((f) => f.replay) })}\n`,
+    );
   }
   process.exitCode = tally.failing.length === 0 ? 0 : 1;
 }

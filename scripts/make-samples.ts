@@ -45,9 +45,25 @@ async function main(): Promise<void> {
     join(samples, 'index.json'),
     `${JSON.stringify(
       [
-        { name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'Two short turns: a tool call, a tool-result prune, then a compaction that shadows the prune (about 50 events).' },
-        { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'A busy turn with 4 compaction summaries (later ones shadowing earlier ones), 1 failed compaction and 4 tool-result prunes (729 events).' },
-        { name: 'large', file: 'large.jsonl.zstd', title: 'Large log (Zstandard)', description: '200,000 events in a multi-frame session.jsonl.zstd.' },
+        {
+          name: 'teaching',
+          file: 'teaching.jsonl',
+          title: 'Teaching log',
+          description: 'Two short turns: a tool call, a tool-result prune, then a compaction that shadows the prune (about 50 events).',
+        },
+        {
+          name: 'nested',
+          file: 'nested.jsonl',
+          title: 'Nested compactions and prunes',
+          description:
+            'A busy turn with 4 compaction summaries (later ones shadowing earlier ones), 1 failed compaction and 4 tool-result prunes (729 events).',
+        },
+        {
+          name: 'large',
+          file: 'large.jsonl.zstd',
+          title: 'Large log (Zstandard)',
+          description: '200,000 events in a multi-frame session.jsonl.zstd.',
+        },
       ],
       null,
       2,
@@ -70,7 +86,12 @@ async function main(): Promise<void> {
   const child = (n: number): string => {
     const text = generateText({ seed: 40 + n, events: 300, sessionId: `child-${n}` });
     const [header, ...rest] = text.split('\n');
-    const h = { ...(JSON.parse(header as string) as Record<string, unknown>), parentSession: 'root', origin: 'subagent', delegationDepth: 1 };
+    const h = {
+      ...(JSON.parse(header as string) as Record<string, unknown>),
+      parentSession: 'root',
+      origin: 'subagent',
+      delegationDepth: 1,
+    };
     return [JSON.stringify(h), ...rest].join('\n');
   };
   const enc = (t: string): Uint8Array => new TextEncoder().encode(t);
@@ -78,9 +99,9 @@ async function main(): Promise<void> {
     join(fixtures, 'export.zip'),
     zipSync(
       {
-      'session.jsonl': enc(generateText({ seed: 40, events: 500, sessionId: 'root' })),
-      'subagents/child-1/session.jsonl': enc(child(1)),
-      'subagents/child-2/session.jsonl': enc(child(2)),
+        'session.jsonl': enc(generateText({ seed: 40, events: 500, sessionId: 'root' })),
+        'subagents/child-1/session.jsonl': enc(child(1)),
+        'subagents/child-2/session.jsonl': enc(child(2)),
       },
       // A fixed timestamp keeps the archive byte-identical from run to run.
       { mtime: new Date(Date.UTC(2026, 0, 1)) },

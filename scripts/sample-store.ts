@@ -16,7 +16,14 @@ export const SAMPLE_STORE_SESSIONS: StoreSessionSpec[] = [
   {
     id: '6f1d2c3a-0b7e-4c1a-9d35-2f8e5a6b7c01',
     cwd: '/home/dev/surface-lens',
-    gen: { seed: 5, events: 600, compaction: { thresholdTokens: 500, failureRate: 0.1 }, pruneThreshold: 600, longToolResultRate: 0.4, startTime: T0 },
+    gen: {
+      seed: 5,
+      events: 600,
+      compaction: { thresholdTokens: 500, failureRate: 0.1 },
+      pruneThreshold: 600,
+      longToolResultRate: 0.4,
+      startTime: T0,
+    },
   },
   {
     id: '6f1d2c3a-0b7e-4c1a-9d35-2f8e5a6b7c02',
@@ -39,7 +46,14 @@ export const SAMPLE_STORE_SESSIONS: StoreSessionSpec[] = [
   {
     id: '9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c01',
     cwd: '/home/dev/notes',
-    gen: { seed: 2, events: 3000, compaction: { thresholdTokens: 3000 }, pruneThreshold: 2000, longToolResultRate: 0.2, startTime: T0 - 2 * DAY },
+    gen: {
+      seed: 2,
+      events: 3000,
+      compaction: { thresholdTokens: 3000 },
+      pruneThreshold: 2000,
+      longToolResultRate: 0.2,
+      startTime: T0 - 2 * DAY,
+    },
   },
   {
     id: '9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c02',
@@ -63,7 +77,11 @@ export async function writeSampleStore(root: string): Promise<void> {
   writeFileSync(path, await encodeSession(teaching, 'zstd', 6));
   // A damaged entry: the header frame's checksum does not match.
   const damaged = join(root, sessionPath({ id: 'damaged-0001', cwd: '/home/dev/notes' }));
-  const bytes = await encodeSession(teaching.map((line, i) => (i === 0 ? JSON.stringify({ ...header, id: 'damaged-0001', cwd: '/home/dev/notes' }) : line)), 'zstd', 6);
+  const bytes = await encodeSession(
+    teaching.map((line, i) => (i === 0 ? JSON.stringify({ ...header, id: 'damaged-0001', cwd: '/home/dev/notes' }) : line)),
+    'zstd',
+    6,
+  );
   bytes[12] = (bytes[12] ?? 0) ^ 0xff;
   mkdirSync(dirname(damaged), { recursive: true });
   writeFileSync(damaged, bytes);

@@ -29,7 +29,8 @@ if (meta && meta.step !== null && location.hash === '') {
 const prefersDark = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 // A saved page has nothing to fetch (the bundled samples are not in it): say so instead of
 // letting the policy refuse a request.
-const fetchNothing = (): Promise<never> => Promise.reject(new Error('a saved page fetches nothing: open Surface Lens itself for the samples'));
+const fetchNothing = (): Promise<never> =>
+  Promise.reject(new Error('a saved page fetches nothing: open Surface Lens itself for the samples'));
 const store = createAppStore(createClient(), { createClient, fetch: fetchNothing, defaultTheme: prefersDark ? 'dark' : 'light' });
 
 const root = document.getElementById('root');
@@ -44,5 +45,9 @@ createRoot(root).render(
 
 if (meta && data !== null) {
   // The session is gzip-compressed JSONL; the engine's own gzip decoder opens it.
-  void store.getState().openSource({ kind: 'file', file: new Blob([decodeBase64(data) as Uint8Array<ArrayBuffer>], { type: 'application/gzip' }), name: `${meta.name}.gz` });
+  void store.getState().openSource({
+    kind: 'file',
+    file: new Blob([decodeBase64(data) as Uint8Array<ArrayBuffer>], { type: 'application/gzip' }),
+    name: `${meta.name}.gz`,
+  });
 }

@@ -66,7 +66,9 @@ export function integerOption(name: string, text: string | undefined, min: numbe
   if (text === undefined) return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} needs a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got ${JSON.stringify(text)}`);
+    throw new UsageError(
+      `${name} needs a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}, got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }

@@ -10,7 +10,7 @@ import { VIEW_USAGE, runView } from './view';
 
 const grepCommand: CliCommand = {
   name: 'grep',
-  summary: 'search logs, directories and stores with the app\'s query language',
+  summary: "search logs, directories and stores with the app's query language",
   help: GREP_USAGE,
   run: runGrep,
 };

@@ -61,7 +61,9 @@ async function openSide(spec: string): Promise<SessionAnalysis> {
   const session = member === null ? sessions[0] : sessions.find((s) => s.path === `${file}!${member}` || s.path.endsWith(`!${member}`));
   if (session === undefined) {
     const names = sessions.map((s) => s.path).join(', ');
-    throw new InputError(member === null ? `${file}: no session found` : `${file}: no session ${JSON.stringify(member)} (it holds ${names || 'none'})`);
+    throw new InputError(
+      member === null ? `${file}: no session found` : `${file}: no session ${JSON.stringify(member)} (it holds ${names || 'none'})`,
+    );
   }
   return session;
 }
@@ -84,8 +86,11 @@ export function formatComparison(a: string, b: string, c: Comparison): string {
   );
   lines.push(`model requests: A ${c.requests.a}, B ${c.requests.b}, ${c.requests.same} pairs identical`);
   for (const d of c.deltas.slice(0, 50)) {
-    const side = (s: typeof d.a): string => (s === null ? 'none' : `seq ${s.seq} ~${s.tokens} tok, reused ~${s.reusedTokens}, cache read ${s.cacheRead ?? '—'}`);
-    lines.push(`  #${d.index + 1}  A ${side(d.a)}  |  B ${side(d.b)}  |  Δ tokens ${signed(d.tokens)}, reused ${signed(d.reusedTokens)}, cache read ${signed(d.cacheRead)}`);
+    const side = (s: typeof d.a): string =>
+      s === null ? 'none' : `seq ${s.seq} ~${s.tokens} tok, reused ~${s.reusedTokens}, cache read ${s.cacheRead ?? '—'}`;
+    lines.push(
+      `  #${d.index + 1}  A ${side(d.a)}  |  B ${side(d.b)}  |  Δ tokens ${signed(d.tokens)}, reused ${signed(d.reusedTokens)}, cache read ${signed(d.cacheRead)}`,
+    );
   }
   if (c.deltas.length > 50) lines.push(`  … ${c.deltas.length - 50} more differing pairs (--json lists all)`);
   return `${lines.join('\n')}\n`;
@@ -120,6 +125,10 @@ export async function runCompare(argv: readonly string[], io: CompareIo): Promis
     return 2;
   }
   const comparison = compareSessions(sa, sb);
-  io.stdout.write(parsed.values.json === true ? `${JSON.stringify({ a: sa.path, b: sb.path, ...comparison })}\n` : formatComparison(sa.path, sb.path, comparison));
+  io.stdout.write(
+    parsed.values.json === true
+      ? `${JSON.stringify({ a: sa.path, b: sb.path, ...comparison })}\n`
+      : formatComparison(sa.path, sb.path, comparison),
+  );
   return comparison.equal ? 0 : 1;
 }

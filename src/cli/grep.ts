@@ -78,7 +78,9 @@ export async function runGrep(argv: readonly string[], io: GrepIo): Promise<numb
   }
   const [text, ...paths] = parsed.positionals;
   if (text === undefined || text.trim() === '' || paths.length === 0) {
-    io.stderr.write(`surface-lens grep: ${text === undefined || text.trim() === '' ? 'a query is needed' : 'name at least one path'}\n\n${GREP_USAGE}`);
+    io.stderr.write(
+      `surface-lens grep: ${text === undefined || text.trim() === '' ? 'a query is needed' : 'name at least one path'}\n\n${GREP_USAGE}`,
+    );
     return 2;
   }
   const query = parseQuery(text);

@@ -69,7 +69,11 @@ export const openBrowser: BrowserOpener = (url) => {
     return Promise.resolve('there is no display (DISPLAY and WAYLAND_DISPLAY are unset)');
   }
   const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.once('error', (error: NodeJS.ErrnoException) => resolvePromise(`${command} failed (${error.code ?? error.message})`));
@@ -132,7 +136,9 @@ export async function runView(argv: readonly string[], io: CliIo, deps: ViewDeps
   }
   const host = values.host ?? '127.0.0.1';
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-    io.stderr.write(`surface-lens view: warning: listening on ${host}, not only this machine's loopback: anyone who can reach it and has the token can read these sessions\n`);
+    io.stderr.write(
+      `surface-lens view: warning: listening on ${host}, not only this machine's loopback: anyone who can reach it and has the token can read these sessions\n`,
+    );
   }
   const base = projectDir();
   const appDir = deps.appDir ?? join(base, 'dist');
@@ -147,7 +153,8 @@ export async function runView(argv: readonly string[], io: CliIo, deps: ViewDeps
     if (isDirectory(root) || !values['or-sample']) {
       paths = [root];
       what = root;
-      if (!isDirectory(root)) io.stderr.write(`surface-lens view: no session store at ${root} yet; it is watched, sessions appear when dsh writes them\n`);
+      if (!isDirectory(root))
+        io.stderr.write(`surface-lens view: no session store at ${root} yet; it is watched, sessions appear when dsh writes them\n`);
     } else {
       paths = [join(base, 'sample-store')];
       what = `the bundled sample store (no session store at ${root})`;
@@ -161,7 +168,8 @@ export async function runView(argv: readonly string[], io: CliIo, deps: ViewDeps
       host,
       ...(port === undefined ? {} : { port }),
       ...(deps.defaultPort === undefined ? {} : { defaultPort: deps.defaultPort }),
-      cacheDir: values['cache-dir'] !== undefined ? resolve(values['cache-dir']) : defaultCacheDir(deps.env ?? process.env, deps.home ?? homedir()),
+      cacheDir:
+        values['cache-dir'] !== undefined ? resolve(values['cache-dir']) : defaultCacheDir(deps.env ?? process.env, deps.home ?? homedir()),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -117,4 +117,3 @@ export abstract class TrackedClient extends forwarders() implements CoreClient {
     for (const listener of listeners) listener(error);
   }
 }
-

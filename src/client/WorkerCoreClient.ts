@@ -75,7 +75,11 @@ export class WorkerCoreClient extends TrackedClient {
     this.remote = wrap<CoreApi>(this.worker);
     this.ready = this.track(() => this.handshake(options.handshakeTimeoutMs ?? 20_000));
     const watchdog = options.watchdog ?? { probeMs: 5_000, stallMs: 15_000 };
-    if (watchdog !== false) void this.ready.then(() => this.startWatchdog(watchdog.probeMs, watchdog.stallMs), () => {});
+    if (watchdog !== false)
+      void this.ready.then(
+        () => this.startWatchdog(watchdog.probeMs, watchdog.stallMs),
+        () => {},
+      );
     // Callers await `ready` through every request; this only keeps an unobserved failure quiet.
     this.ready.catch(() => {});
   }

@@ -39,12 +39,7 @@ export class SupersededError extends Error {
  * Callers ignore these: they are not failures the user needs to see.
  */
 export function isAbortError(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'name' in error &&
-    (error).name === 'AbortError'
-  );
+  return typeof error === 'object' && error !== null && 'name' in error && error.name === 'AbortError';
 }
 
 /** Best-effort text of anything thrown, fit to show to a user. */
@@ -52,7 +47,7 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   if (typeof error === 'string') return error;
   if (typeof error === 'object' && error !== null && 'message' in error) {
-    const message = (error).message;
+    const message = error.message;
     if (typeof message === 'string') return message;
   }
   return String(error);

@@ -7,14 +7,7 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The input forms the decoders recognise (log-format.md §1.1). */
-export type SessionFormat =
-  | 'jsonl'
-  | 'jsonl-zstd'
-  | 'jsonl-gzip'
-  | 'stream-json'
-  | 'jsonrpc'
-  | 'json-array'
-  | 'headerless-jsonl';
+export type SessionFormat = 'jsonl' | 'jsonl-zstd' | 'jsonl-gzip' | 'stream-json' | 'jsonrpc' | 'json-array' | 'headerless-jsonl';
 
 /** The text forms inside any container (log-format.md §1.1 rows 4–8). */
 export type TextForm = 'jsonl' | 'headerless-jsonl' | 'stream-json' | 'jsonrpc' | 'json-array';

@@ -6,13 +6,7 @@
  * surface at a step, and so on. Every payload here is structured-clone friendly (plain objects,
  * arrays, typed arrays). Bump {@link PROTOCOL_VERSION} on any breaking change.
  */
-import type {
-  DecodeErrorInfo,
-  Diagnostic,
-  SessionFormat,
-  Severity,
-  SurfaceErrorInfo,
-} from '../core/model';
+import type { DecodeErrorInfo, Diagnostic, SessionFormat, Severity, SurfaceErrorInfo } from '../core/model';
 import type { Family } from '../core/analyze/family';
 import type { CompactionLoss } from '../core/analysis/loss';
 import type { PrefixBreak } from '../core/analysis/requests';
@@ -643,8 +637,7 @@ export interface PlaygroundState {
 }
 
 export type PlaygroundResult =
-  | { ok: true; seq: number; state: PlaygroundState }
-  | { ok: false; message: string; rule: string; state: PlaygroundState };
+  { ok: true; seq: number; state: PlaygroundState } | { ok: false; message: string; rule: string; state: PlaygroundState };
 
 /** What every per-session request names: the session, by its {@link SessionSummary.id}. */
 export interface SessionParams {

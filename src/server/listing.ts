@@ -112,7 +112,8 @@ export class SessionStore {
     }
     const header = info?.header ?? null;
     const grewAt = previous && file.stats.size > previous.file.stats.size ? this.now() : null;
-    const recent = this.now() - file.stats.mtimeMs < LIVE_MS && (previous === undefined || grewAt !== null || previous.row.state === 'live');
+    const recent =
+      this.now() - file.stats.mtimeMs < LIVE_MS && (previous === undefined || grewAt !== null || previous.row.state === 'live');
     let state: StoreSessionRow['state'] = 'ok';
     let reason: string | null = null;
     if (readError !== null) [state, reason] = ['refused', readError];
@@ -148,7 +149,10 @@ export class SessionStore {
       const previous = this.known.get(id);
       if (previous && previous.key === key && previous.file.refusal === file.refusal) {
         // Unchanged; only `live` can lapse with time.
-        const row = previous.row.state === 'live' && this.now() - file.stats.mtimeMs >= LIVE_MS ? { ...previous.row, state: 'ok' as const } : previous.row;
+        const row =
+          previous.row.state === 'live' && this.now() - file.stats.mtimeMs >= LIVE_MS
+            ? { ...previous.row, state: 'ok' as const }
+            : previous.row;
         next.set(id, { ...previous, file, row });
         continue;
       }
@@ -158,7 +162,9 @@ export class SessionStore {
       if (!previous) changes.push({ kind: 'appeared', id, row });
       else {
         const previousHead = previous.head ?? (await this.head(previous.file));
-        const rewritten = file.stats.size < previous.file.stats.size || (head !== null && previousHead !== null && head !== previousHead && previous.file.stats.size >= HEAD_BYTES);
+        const rewritten =
+          file.stats.size < previous.file.stats.size ||
+          (head !== null && previousHead !== null && head !== previousHead && previous.file.stats.size >= HEAD_BYTES);
         changes.push({ kind: rewritten ? 'rewritten' : 'grew', id, row });
       }
     }
@@ -184,7 +190,11 @@ export class SessionStore {
       }
       let pending = this.details.get(known.key);
       if (!pending) {
-        pending = readDetails(this.fs, known.file.path, known.file.format, known.file.stats.size).catch(() => ({ title: null, titleFrom: null, events: null }));
+        pending = readDetails(this.fs, known.file.path, known.file.format, known.file.stats.size).catch(() => ({
+          title: null,
+          titleFrom: null,
+          events: null,
+        }));
         this.details.set(known.key, pending);
       }
       out.push({ id, ...(await pending) });

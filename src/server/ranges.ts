@@ -35,11 +35,18 @@ export function headFingerprint(first: Uint8Array): string {
 }
 
 /** Whole units of the file from `from`. */
-export async function readWholeRange(fs: StoreFs, path: string, format: StoreFormat, from: number, max = MAX_RANGE_BYTES): Promise<WholeRange> {
+export async function readWholeRange(
+  fs: StoreFs,
+  path: string,
+  format: StoreFormat,
+  from: number,
+  max = MAX_RANGE_BYTES,
+): Promise<WholeRange> {
   const stats = await fs.stat(path);
   const size = stats.size;
   const head = headFingerprint(await readAt(fs, path, 0, HEAD_BYTES));
-  if (from > size) throw new RangeError416(`offset ${from} is past the end of the file (${size} bytes): the file shrank, read it again from 0`);
+  if (from > size)
+    throw new RangeError416(`offset ${from} is past the end of the file (${size} bytes): the file shrank, read it again from 0`);
   const bytes = await readAt(fs, path, from, Math.min(size - from, max));
   let keep: number;
   if (format === 'zstd') {
@@ -47,7 +54,9 @@ export async function readWholeRange(fs: StoreFs, path: string, format: StoreFor
     try {
       walk = walkZstdFrames(bytes);
     } catch (error) {
-      throw new RangeError416(`byte ${from}: not the start of a Zstandard frame (${error instanceof Error ? error.message : String(error)})`);
+      throw new RangeError416(
+        `byte ${from}: not the start of a Zstandard frame (${error instanceof Error ? error.message : String(error)})`,
+      );
     }
     keep = walk.frames.length > 0 ? (walk.frames[walk.frames.length - 1]?.end ?? 0) : 0;
   } else if (format === 'jsonl') {

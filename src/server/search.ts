@@ -235,7 +235,11 @@ export class StoreSearch {
   private async load(): Promise<void> {
     if (this.cacheDir === null) return;
     try {
-      const kept = JSON.parse(await readFile(join(this.cacheDir, CACHE_FILE), 'utf8')) as { version: number; indexed: Record<string, string>; index: unknown };
+      const kept = JSON.parse(await readFile(join(this.cacheDir, CACHE_FILE), 'utf8')) as {
+        version: number;
+        indexed: Record<string, string>;
+        index: unknown;
+      };
       if (kept.version !== CACHE_VERSION) return;
       this.index = MiniSearch.loadJSON<Doc>(JSON.stringify(kept.index), OPTIONS);
       this.indexed = new Map(Object.entries(kept.indexed));
@@ -252,7 +256,10 @@ export class StoreSearch {
       await mkdir(this.cacheDir, { recursive: true });
       const file = join(this.cacheDir, CACHE_FILE);
       // Written aside and renamed: a crash mid-write leaves the previous index, not half of one.
-      await writeFile(`${file}.tmp`, JSON.stringify({ version: CACHE_VERSION, indexed: Object.fromEntries(this.indexed), index: this.index.toJSON() }));
+      await writeFile(
+        `${file}.tmp`,
+        JSON.stringify({ version: CACHE_VERSION, indexed: Object.fromEntries(this.indexed), index: this.index.toJSON() }),
+      );
       await rename(`${file}.tmp`, file);
     } catch {
       // A cache that cannot be written costs a rebuild next time, nothing else.

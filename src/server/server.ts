@@ -80,7 +80,12 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...COMMON_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    ...COMMON_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
@@ -121,7 +126,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       return sendJson(response, 200, await store.detailsOf(ids));
     }
     if (path === '/api/store/events') {
-      response.writeHead(200, { ...COMMON_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      response.writeHead(200, {
+        ...COMMON_HEADERS,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       response.write('retry: 2000\n\n');
       streams.add(response);
       const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
@@ -172,7 +182,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const stats = await fs.stat(path);
     const size = stats.size;
     const etag = `"${size.toString(36)}-${Math.floor(stats.mtimeMs).toString(36)}"`;
-    const headers = { ...COMMON_HEADERS, 'content-type': 'application/octet-stream', 'cache-control': 'no-cache', 'accept-ranges': 'bytes', etag };
+    const headers = {
+      ...COMMON_HEADERS,
+      'content-type': 'application/octet-stream',
+      'cache-control': 'no-cache',
+      'accept-ranges': 'bytes',
+      etag,
+    };
     if (request.headers['if-none-match'] === etag) {
       response.writeHead(304, headers);
       response.end();
@@ -255,7 +271,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
   }
   allowed = allowedHosts(host, port);
-  const stopWatch = watchStore(store, { roots: store.current().roots, pollMs: options.pollMs ?? 1000, noWatcher: options.noWatcher ?? false }, push);
+  const stopWatch = watchStore(
+    store,
+    { roots: store.current().roots, pollMs: options.pollMs ?? 1000, noWatcher: options.noWatcher ?? false },
+    push,
+  );
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
   return {

@@ -34,7 +34,13 @@ export function parseDeepLink(hash: string): DeepLink | null {
   return link.step === null && link.seq === null && link.storeSession === null ? null : link;
 }
 
-export function formatDeepLink(link: { step: number; seq: number | null; fingerprint: string; session: number; storeSession?: string | null }): string {
+export function formatDeepLink(link: {
+  step: number;
+  seq: number | null;
+  fingerprint: string;
+  session: number;
+  storeSession?: string | null;
+}): string {
   const params = new URLSearchParams();
   if (link.storeSession) params.set('session', link.storeSession);
   params.set('step', String(link.step));

@@ -29,8 +29,7 @@ export const selectSamples = (s: AppState) => s.samples;
 export const selectIsReady = (s: AppState): boolean => (s.status === 'ready' || s.status === 'loading') && selectSession(s) !== null;
 
 /** Identifies what the engine currently holds for the views: refetch when it changes. */
-export const selectSessionKey = (s: AppState): string =>
-  s.load ? `${s.load.loadId}:${s.session}` : 'none';
+export const selectSessionKey = (s: AppState): string => (s.load ? `${s.load.loadId}:${s.session}` : 'none');
 
 export const selectStep = (s: AppState) => s.step;
 export const selectAccepted = (s: AppState): number => selectSession(s)?.accepted ?? 0;
@@ -47,7 +46,10 @@ export const selectFilter = (s: AppState) => s.filter;
 export const selectSearch = (s: AppState) => s.search;
 
 export const selectTheme = (s: AppState) => s.theme;
-export const selectPaneSizes = (id: string) => (s: AppState): number[] | undefined => s.paneSizes[id];
+export const selectPaneSizes =
+  (id: string) =>
+  (s: AppState): number[] | undefined =>
+    s.paneSizes[id];
 export const selectDeepLinkWarning = (s: AppState) => s.deepLinkWarning;
 
 export const selectView = (s: AppState) => s.view;
@@ -78,8 +80,7 @@ export const selectLastAccepted = (s: AppState) => s.lastAccepted;
 export const selectPlaygroundBusy = (s: AppState) => s.playgroundBusy;
 
 /** Total events of every session of the load. */
-export const selectTotalEvents = (s: AppState): number =>
-  s.load ? s.load.sessions.reduce((sum, session) => sum + session.events, 0) : 0;
+export const selectTotalEvents = (s: AppState): number => (s.load ? s.load.sessions.reduce((sum, session) => sum + session.events, 0) : 0);
 
 /** The surface error or decode error of the selected session, as one line. */
 export const selectSessionErrorText = (s: AppState): string | null => {
@@ -162,7 +163,11 @@ export const selectPageTitle = (s: AppState): string => {
   let inner: string | null = null;
   if (session && sessions.length > 1) {
     const { path } = session;
-    inner = path.includes('!') ? path.slice(path.indexOf('!') + 1) : path.includes('#') ? path.slice(path.indexOf('#') + 1) : session.sessionId;
+    inner = path.includes('!')
+      ? path.slice(path.indexOf('!') + 1)
+      : path.includes('#')
+        ? path.slice(path.indexOf('#') + 1)
+        : session.sessionId;
   }
   return `${inner ? `${name} · ${inner}` : name} — Surface Lens`;
 };

@@ -33,10 +33,23 @@ export function sessionLinks(rows: readonly StoreSessionRow[], open: StoreSessio
   }
   const e = event as { type?: unknown; time?: unknown; data?: { name?: unknown } } | null;
   const name = e?.data?.name;
-  if (links.length === 0 && e?.type === 'tool/call' && typeof name === 'string' && name.startsWith('subagent') && typeof e.time === 'number') {
+  if (
+    links.length === 0 &&
+    e?.type === 'tool/call' &&
+    typeof name === 'string' &&
+    name.startsWith('subagent') &&
+    typeof e.time === 'number'
+  ) {
     const time = e.time;
     const child = rows
-      .filter((row) => row.parentSession !== null && row.parentSession === open.sessionId && row.createdAt !== null && row.createdAt >= time && row.createdAt - time <= CHILD_START_MS)
+      .filter(
+        (row) =>
+          row.parentSession !== null &&
+          row.parentSession === open.sessionId &&
+          row.createdAt !== null &&
+          row.createdAt >= time &&
+          row.createdAt - time <= CHILD_START_MS,
+      )
       .sort((a, b) => (a.createdAt as number) - (b.createdAt as number))[0];
     if (child) links.push({ row: child, relation: 'child', inferred: true });
   }
@@ -44,8 +57,14 @@ export function sessionLinks(rows: readonly StoreSessionRow[], open: StoreSessio
 }
 
 /** The open session's parent and children in the listing. */
-export function familyOf(rows: readonly StoreSessionRow[], open: StoreSessionRow): { parent: StoreSessionRow | null; children: StoreSessionRow[] } {
+export function familyOf(
+  rows: readonly StoreSessionRow[],
+  open: StoreSessionRow,
+): { parent: StoreSessionRow | null; children: StoreSessionRow[] } {
   const parent = open.parentSession === null ? null : (rows.find((row) => row.sessionId === open.parentSession) ?? null);
-  const children = open.sessionId === null ? [] : rows.filter((row) => row.parentSession === open.sessionId).sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+  const children =
+    open.sessionId === null
+      ? []
+      : rows.filter((row) => row.parentSession === open.sessionId).sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
   return { parent, children };
 }

@@ -66,7 +66,8 @@ export function buildSessionTree(
 ): SessionTree {
   const bySessionId = new Map<string, Node>();
   const nodes: Node[] = rows.map((row) => ({ row, children: [], orphan: false, recency: row.modifiedAt }));
-  for (const node of nodes) if (node.row.sessionId !== null && !bySessionId.has(node.row.sessionId)) bySessionId.set(node.row.sessionId, node);
+  for (const node of nodes)
+    if (node.row.sessionId !== null && !bySessionId.has(node.row.sessionId)) bySessionId.set(node.row.sessionId, node);
   const tops: Node[] = [];
   for (const node of nodes) {
     const parent = node.row.parentSession === null ? undefined : bySessionId.get(node.row.parentSession);
@@ -127,10 +128,23 @@ export function buildSessionTree(
     seen.add(node);
     const children = node.children.filter((child) => keep.get(child)).sort(byRecency);
     const expanded = !collapsed.has(node.row.id);
-    items.push({ kind: 'session', key: node.row.id, level, row: node.row, children: children.length, expanded, orphan: node.orphan, matched: matches(node.row, details[node.row.id], needle) });
+    items.push({
+      kind: 'session',
+      key: node.row.id,
+      level,
+      row: node.row,
+      children: children.length,
+      expanded,
+      orphan: node.orphan,
+      matched: matches(node.row, details[node.row.id], needle),
+    });
     if (expanded) for (const child of children) emit(child, level + 1, seen);
   };
-  const ordered = [...projects.entries()].map(([label, list]) => ({ label, list: list.sort(byRecency), recency: Math.max(...list.map((n) => n.recency)) }));
+  const ordered = [...projects.entries()].map(([label, list]) => ({
+    label,
+    list: list.sort(byRecency),
+    recency: Math.max(...list.map((n) => n.recency)),
+  }));
   ordered.sort((a, b) => b.recency - a.recency || a.label.localeCompare(b.label));
   for (const project of ordered) {
     const key = `p:${project.label}`;

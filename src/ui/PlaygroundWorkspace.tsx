@@ -37,12 +37,7 @@ function PlaygroundLayout() {
       className="workspace-split"
     >
       <PlaygroundPanel />
-      <PersistedSplit
-        name="pg-middle"
-        direction="vertical"
-        defaultSizes={[0.42, 0.58]}
-        separatorLabels={['Resize surface and two views']}
-      >
+      <PersistedSplit name="pg-middle" direction="vertical" defaultSizes={[0.42, 0.58]} separatorLabels={['Resize surface and two views']}>
         <Surface />
         <TwoViews />
       </PersistedSplit>

@@ -42,12 +42,7 @@ function TimelineLayout() {
         <Surface />
         <ShadowedRanges />
       </PersistedSplit>
-      <PersistedSplit
-        name="side"
-        direction="vertical"
-        defaultSizes={[0.66, 0.34]}
-        separatorLabels={['Resize inspector and diagnostics']}
-      >
+      <PersistedSplit name="side" direction="vertical" defaultSizes={[0.66, 0.34]} separatorLabels={['Resize inspector and diagnostics']}>
         <Inspector />
         <Diagnostics />
       </PersistedSplit>

@@ -72,7 +72,11 @@ export const PREVIEW_MIN_INPUT = 4 << 20;
 export const PREVIEW_BYTES = 1 << 20;
 
 /** The first `limit` bytes of a stream handed to `onHead` as they pass (or all of it, when shorter). */
-async function* teeHead(chunks: AsyncIterable<Uint8Array>, limit: number, onHead: (head: Uint8Array) => Promise<void>): AsyncGenerator<Uint8Array> {
+async function* teeHead(
+  chunks: AsyncIterable<Uint8Array>,
+  limit: number,
+  onHead: (head: Uint8Array) => Promise<void>,
+): AsyncGenerator<Uint8Array> {
   let parts: Uint8Array[] | null = [];
   let size = 0;
   for await (const chunk of chunks) {
@@ -231,8 +235,13 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
     switch (request.kind) {
       case 'file':
         // Hosts without `Blob.stream()` (jsdom) read the whole file first.
-        if (typeof request.file.stream !== 'function') return { name: request.name, bytes: new Uint8Array(await request.file.arrayBuffer()) };
-        return { name: request.name, file: request.file, stream: { sizeHint: request.file.size, chunks: streamChunks(request.file.stream()) } };
+        if (typeof request.file.stream !== 'function')
+          return { name: request.name, bytes: new Uint8Array(await request.file.arrayBuffer()) };
+        return {
+          name: request.name,
+          file: request.file,
+          stream: { sizeHint: request.file.size, chunks: streamChunks(request.file.stream()) },
+        };
       case 'demo': {
         const demo = demos().find((d) => d.id === request.id);
         if (!demo) throw new Error(`no demo named ${JSON.stringify(request.id)}`);
@@ -303,7 +312,12 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       current.input = new GrowingInput({ name: current.name, memoryLimitBytes: current.limit, memoryLimitName: "this tab's memory limit" });
       // What was opened is what the source held then; its analysis is kept when all of it is complete.
       const opened = loadedHandles.map((handle) => session(handle).session);
-      await current.input.adopt(current.opened ?? new Uint8Array(0), { file: current.name, bytes: current.opened?.length ?? 0, sessions: opened, findings: current.findings });
+      await current.input.adopt(current.opened ?? new Uint8Array(0), {
+        file: current.name,
+        bytes: current.opened?.length ?? 0,
+        sessions: opened,
+        findings: current.findings,
+      });
       current.opened = null;
     }
     const input = current.input;
@@ -405,7 +419,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         const preview = async (head: Uint8Array): Promise<void> => {
           const kind = detectContainer(head.subarray(0, 4));
           if ((kind !== 'text' && kind !== 'zstd') || (kind === 'text' && firstNonBlankIsBracket(head) !== false)) return;
-          const growing = new GrowingInput({ name: input.name, memoryLimitBytes: options.memoryLimitBytes, memoryLimitName: options.memoryLimitName });
+          const growing = new GrowingInput({
+            name: input.name,
+            memoryLimitBytes: options.memoryLimitBytes,
+            memoryLimitName: options.memoryLimitName,
+          });
           await growing.append(head);
           const early = await growing.result();
           if (signal.aborted || early.sessions.every((s) => s.log.length === 0)) return;
@@ -424,7 +442,14 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
             findings: early.findings,
             elapsedMs: now() - started,
           };
-          onProgress({ loadId: id, bytes: head.length, totalBytes: null, events: summary.sessions.reduce((n, s) => n + s.events, 0), elapsedMs: now() - started, preview: summary });
+          onProgress({
+            loadId: id,
+            bytes: head.length,
+            totalBytes: null,
+            events: summary.sessions.reduce((n, s) => n + s.events, 0),
+            elapsedMs: now() - started,
+            preview: summary,
+          });
         };
         let result: LoadResult;
         let print: string;
@@ -450,7 +475,16 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
         dropHandles(previewHandles);
         const handles = adoptLoad(queries);
         const url: UrlSource | null = request.kind === 'url' ? { url: request.url, ...validators, ranged: true, rangeNoted: false } : null;
-        follow = { name: input.name, print, limit: options.memoryLimitBytes, opened: held, findings: result.findings, input: null, url, busy: Promise.resolve() };
+        follow = {
+          name: input.name,
+          print,
+          limit: options.memoryLimitBytes,
+          opened: held,
+          findings: result.findings,
+          input: null,
+          url,
+          busy: Promise.resolve(),
+        };
         return {
           loadId: id,
           file: result.file,
@@ -484,7 +518,12 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       const started = now();
       const input = await readRequest(request);
       const bytes = 'bytes' in input ? input.bytes : new Uint8Array(await input.file.arrayBuffer());
-      const result = await openBytes(bytes, { name: input.name, pause, memoryLimitBytes: memoryLimitFor(request), memoryLimitName: "this tab's memory limit" });
+      const result = await openBytes(bytes, {
+        name: input.name,
+        pause,
+        memoryLimitBytes: memoryLimitFor(request),
+        memoryLimitName: "this tab's memory limit",
+      });
       // One comparison at a time: the previous one's sessions go.
       for (const handle of compareHandles) sessions.delete(handle);
       const queries = result.sessions.map((s) => new QuerySession(s));

@@ -71,7 +71,9 @@ describe('content security policy', () => {
       expect(text, slice).not.toMatch(/https?:\/\//);
     }
     // The export slice asks only for the viewer page shipped beside the app.
-    expect(readFileSync(join(root, 'src/store/slices/exports.ts'), 'utf8').match(/fetch\(([^)]*)\)/g)).toEqual(['fetch(ctx.deps.viewerUrl)']);
+    expect(readFileSync(join(root, 'src/store/slices/exports.ts'), 'utf8').match(/fetch\(([^)]*)\)/g)).toEqual([
+      'fetch(ctx.deps.viewerUrl)',
+    ]);
     for (const path of sources(join(root, 'src'))) {
       const text = readFileSync(path, 'utf8');
       expect(text, path).not.toMatch(/\beval\(|new Function\(|sendBeacon|XMLHttpRequest|WebSocket\(/);

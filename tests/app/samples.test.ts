@@ -9,9 +9,20 @@ const manifest = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { 
 describe('sample descriptions', () => {
   it('the nested sample: its compaction summaries, failed compactions, prunes and events', () => {
     const nested = manifest.find((s) => s.name === 'nested')!;
-    const lines = readFileSync(join(dir, nested.file), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { type: string; data?: { outcome?: unknown; error?: unknown } });
+    const lines = readFileSync(join(dir, nested.file), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as { type: string; data?: { outcome?: unknown; error?: unknown } });
     const count = (type: string) => lines.filter((e) => e.type === type).length;
-    const events = lines.reduce((n, e) => n + (e.type.endsWith('-chunks') ? ((e.data as { texts?: unknown[]; args?: unknown[] }).texts ?? (e.data as { args?: unknown[] }).args ?? []).length : 1), 0);
+    const events = lines.reduce(
+      (n, e) =>
+        n +
+        (e.type.endsWith('-chunks')
+          ? ((e.data as { texts?: unknown[]; args?: unknown[] }).texts ?? (e.data as { args?: unknown[] }).args ?? []).length
+          : 1),
+      0,
+    );
     const number = (pattern: RegExp) => Number(pattern.exec(nested.description)?.[1]);
     expect(number(/(\d+) compaction summaries/)).toBe(count('compaction/summary'));
     expect(number(/(\d+) failed compaction/)).toBe(count('compaction/start') - count('compaction/summary'));

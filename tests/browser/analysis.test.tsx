@@ -19,7 +19,13 @@ afterEach(() => cleanup());
 
 describe('prefix-cache breaks in the browser', () => {
   it('marks each break on the curve and jumps to them from the transport', async () => {
-    const text = generateText({ seed: 5, events: 3000, pruneThreshold: 500, longToolResultRate: 0.3, compaction: { thresholdTokens: 1500 } });
+    const text = generateText({
+      seed: 5,
+      events: 3000,
+      pruneThreshold: 500,
+      longToolResultRate: 0.3,
+      compaction: { thresholdTokens: 1500 },
+    });
     const expected = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!;
     const breaks = expected.analytics!.requests.filter((r) => r.brokenBy !== null).map((r) => r.seq - expected.baseSeq);
     expect(breaks.length).toBeGreaterThan(1);

@@ -53,7 +53,9 @@ export async function mountApp(options: MountOptions = {}): Promise<MountedApp> 
     },
   };
   const createClient = () =>
-    options.memoryLimitBytes === undefined ? new WorkerCoreClient(clientOptions) : new LimitedWorkerClient(clientOptions, options.memoryLimitBytes);
+    options.memoryLimitBytes === undefined
+      ? new WorkerCoreClient(clientOptions)
+      : new LimitedWorkerClient(clientOptions, options.memoryLimitBytes);
   let hash = '';
   const store = createAppStore(createClient(), {
     createClient,
@@ -108,13 +110,16 @@ export const region = (name: string): HTMLElement => {
 export const statusText = (): string => document.querySelector('[role="status"]')?.textContent ?? '';
 
 export const button = (name: string): HTMLButtonElement => {
-  const found = [...document.querySelectorAll<HTMLButtonElement>('button')].filter((b) => b.getAttribute('aria-label') === name || b.textContent?.trim() === name);
+  const found = [...document.querySelectorAll<HTMLButtonElement>('button')].filter(
+    (b) => b.getAttribute('aria-label') === name || b.textContent?.trim() === name,
+  );
   if (found.length !== 1) throw new Error(`${found.length} buttons named "${name}"`);
   return found[0] as HTMLButtonElement;
 };
 
 /** The step the transport shows ("step 1,234 / 5,678"). */
-export const transportStep = (): number => Number((region('Transport').querySelector('.tp-readout b')?.textContent ?? '').replace(/,/g, ''));
+export const transportStep = (): number =>
+  Number((region('Transport').querySelector('.tp-readout b')?.textContent ?? '').replace(/,/g, ''));
 
 /** The step the surface panel shows (its list carries it; the empty state says it). */
 export const surfaceStep = (): number | null => {

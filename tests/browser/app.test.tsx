@@ -42,7 +42,8 @@ async function nextReplace(): Promise<number> {
   return step;
 }
 
-const bracket = (replacement: number) => region('Timeline').querySelector<HTMLElement>(`[data-testid="bracket"][data-replacement="${replacement}"]`);
+const bracket = (replacement: number) =>
+  region('Timeline').querySelector<HTMLElement>(`[data-testid="bracket"][data-replacement="${replacement}"]`);
 
 describe('the app with its engine worker', () => {
   it(
@@ -96,10 +97,12 @@ describe('the app with its engine worker', () => {
     // The selection's reveal may scroll the grid after this point on a slow machine, so each read
     // scrolls to the top again rather than once before the polls.
     const grid = region('Timeline').querySelector<HTMLElement>('[role="grid"]') as HTMLElement;
-    const atTop = <T,>(read: () => T) => () => {
-      grid.scrollTop = 0;
-      return read();
-    };
+    const atTop =
+      <T,>(read: () => T) =>
+      () => {
+        grid.scrollTop = 0;
+        return read();
+      };
     await poll(atTop(() => bracket(43)?.dataset.depth)).toBe('0');
     await poll(atTop(() => bracket(30)?.dataset.depth)).toBe('1');
     expect(Number(bracket(43)?.dataset.first)).toBe(2);
@@ -155,10 +158,14 @@ describe('the app with its engine worker', () => {
     app = await mountApp({ memoryLimitBytes: 6 * 2 ** 20 });
     const bytes = new TextEncoder().encode(generateText({ seed: 5, events: 40_000 }));
     await open('big.jsonl', bytes);
-    await waitForStatus(/^Loaded [\d,]+ events\. Decoding stopped at line \d+: stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about/);
+    await waitForStatus(
+      /^Loaded [\d,]+ events\. Decoding stopped at line \d+: stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about/,
+    );
     const banner = document.querySelector('[aria-label="Decode error"]')?.textContent ?? '';
     expect(banner).toMatch(/^▲Decoding stopped at line (\d+) \(byte ([\d,]+)\): stopped reading big\.jsonl at byte \d+ \(line \1\)/);
-    expect(banner).toMatch(/reading on would need about [\d.]+ MiB, over this tab's memory limit of 6\.0 MiB \(decode\/memory-limit\)\. Events before it are loaded\.$/);
+    expect(banner).toMatch(
+      /reading on would need about [\d.]+ MiB, over this tab's memory limit of 6\.0 MiB \(decode\/memory-limit\)\. Events before it are loaded\.$/,
+    );
     const loaded = Number(/^Loaded ([\d,]+) events/.exec(statusText())?.[1]?.replace(/,/g, ''));
     expect(loaded).toBeGreaterThan(1000);
     // The prefix is folded and navigable.
@@ -188,7 +195,12 @@ describe('the app with its engine worker', () => {
     // A message the worker's RPC layer cannot decode throws outside any handler: the worker
     // reports an uncaught error, as it would for any crash of the engine.
     const worker = app.workers[0] as unknown as Worker;
-    worker.postMessage({ id: 'crash', type: 'APPLY', path: ['hello'], argumentList: [{ type: 'HANDLER', name: 'no-such-handler', value: null }] });
+    worker.postMessage({
+      id: 'crash',
+      type: 'APPLY',
+      path: ['hello'],
+      argumentList: [{ type: 'HANDLER', name: 'no-such-handler', value: null }],
+    });
     await waitForStatus(/^The engine stopped: The engine worker crashed or failed to start: .+ Reload the file to continue\.$/);
     expect(button('Reload file')).toBeTruthy();
     await userEvent.click(button('Reload file'));

@@ -54,7 +54,10 @@ describe('live follow by URL', () => {
     expect(app.store.getState().step).toBe(5);
 
     await post(name, enc(lines.slice(0, quarter).join('')), true);
-    await vi.waitFor(() => expect(document.querySelector('.live-note')?.textContent).toMatch(/shrank .*read again from the start/), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(() => expect(document.querySelector('.live-note')?.textContent).toMatch(/shrank .*read again from the start/), {
+      timeout: 15_000,
+      interval: 100,
+    });
     expect(eventsShown(app)).toBe(first);
   });
 

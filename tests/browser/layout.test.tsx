@@ -40,7 +40,9 @@ describe('layout at 1100×800', () => {
     expect(badges.length).toBeGreaterThan(0);
     for (const badge of badges) expect(badge.scrollWidth).toBeLessThanOrEqual(badge.clientWidth + 1);
     // The inspector's surfaceOp wraps instead of being cut.
-    const op = [...region('Inspector').querySelectorAll<HTMLElement>('.kv')].find((kv) => kv.querySelector('dt')?.textContent === 'surfaceOp');
+    const op = [...region('Inspector').querySelectorAll<HTMLElement>('.kv')].find(
+      (kv) => kv.querySelector('dt')?.textContent === 'surfaceOp',
+    );
     const dd = op?.querySelector<HTMLElement>('dd');
     expect(dd?.textContent).toContain('"op":"replace"');
     expect(dd!.scrollWidth).toBeLessThanOrEqual(dd!.clientWidth + 1);
@@ -70,13 +72,38 @@ describe('layout at 1100×800', () => {
     const now = Date.now();
     const rows = [
       storeRow('a1', { modifiedAt: now - 60_000, createdAt: now - 3_600_000 }),
-      storeRow('a2', { modifiedAt: now - 120_000, createdAt: now - 7_200_000, state: 'damaged', reason: 'corrupt session log: first line is not a session header' }),
-      storeRow('a3', { modifiedAt: now - 180_000, createdAt: now - 7_300_000, parentSession: 'session-a1', origin: 'subagent', delegationDepth: 1, seedLength: 1200, state: 'live' }),
-      storeRow('a4', { modifiedAt: now - 240_000, createdAt: now - 7_400_000, state: 'refused', reason: "a different encoding in this root: --home-dev-alpha--/x/session.jsonl is compression: 'none'" }),
+      storeRow('a2', {
+        modifiedAt: now - 120_000,
+        createdAt: now - 7_200_000,
+        state: 'damaged',
+        reason: 'corrupt session log: first line is not a session header',
+      }),
+      storeRow('a3', {
+        modifiedAt: now - 180_000,
+        createdAt: now - 7_300_000,
+        parentSession: 'session-a1',
+        origin: 'subagent',
+        delegationDepth: 1,
+        seedLength: 1200,
+        state: 'live',
+      }),
+      storeRow('a4', {
+        modifiedAt: now - 240_000,
+        createdAt: now - 7_400_000,
+        state: 'refused',
+        reason: "a different encoding in this root: --home-dev-alpha--/x/session.jsonl is compression: 'none'",
+      }),
       storeRow('a5', { modifiedAt: now - 300_000, createdAt: null, size: 12_345_678 }),
     ];
-    const details = Object.fromEntries(rows.map((row, i) => [row.id, { id: row.id, title: `Session number ${i + 1}`, titleFrom: 'title' as const, events: 10 ** (i + 1) }]));
-    app.store.setState({ storeMode: true, showingSessions: true, storeListing: { roots: ['/home/dev/.dsh/sessions'], sessions: rows, skipped: [] }, storeDetails: details });
+    const details = Object.fromEntries(
+      rows.map((row, i) => [row.id, { id: row.id, title: `Session number ${i + 1}`, titleFrom: 'title' as const, events: 10 ** (i + 1) }]),
+    );
+    app.store.setState({
+      storeMode: true,
+      showingSessions: true,
+      storeListing: { roots: ['/home/dev/.dsh/sessions'], sessions: rows, skipped: [] },
+      storeDetails: details,
+    });
     await expect.poll(() => document.querySelectorAll('.sv-row.sv-session').length).toBe(5);
     const sessionRows = [...document.querySelectorAll<HTMLElement>('.sv-row.sv-session')];
     for (const column of ['.sv-id', '.sv-time', '.sv-size', '.sv-events', '.sv-flags']) {
@@ -86,7 +113,8 @@ describe('layout at 1100×800', () => {
       expect(Math.max(...rights) - Math.min(...rights), `${column} ends in the same place on every row`).toBeLessThan(1);
     }
     // The badges keep their words, and nothing runs out of the row.
-    for (const badge of document.querySelectorAll<HTMLElement>('.sv-state')) expect(badge.scrollWidth).toBeLessThanOrEqual(badge.clientWidth + 1);
+    for (const badge of document.querySelectorAll<HTMLElement>('.sv-state'))
+      expect(badge.scrollWidth).toBeLessThanOrEqual(badge.clientWidth + 1);
     for (const row of sessionRows) {
       const flags = row.querySelector<HTMLElement>('.sv-flags')!.getBoundingClientRect();
       expect(flags.right).toBeLessThanOrEqual(row.getBoundingClientRect().right + 0.5);

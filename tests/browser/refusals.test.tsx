@@ -40,7 +40,8 @@ describe('refusals in the app', () => {
 
   it('a log dsh would refuse keeps its log and says so in its own banner', async () => {
     app = await mountApp();
-    const user = '{"type":"user/message","seq":0,"time":0,"data":{"id":"u","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}';
+    const user =
+      '{"type":"user/message","seq":0,"time":0,"data":{"id":"u","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":"append"}';
     await open('newer.jsonl', enc(`${HEADER.replace('"version":0', '"version":2')}\n${user}\n`));
     const text = banner('Loader verdict');
     expect(text).toContain("dsh's loader would refuse this log");
@@ -60,7 +61,7 @@ describe('refusals in the app', () => {
     expect(text).not.toContain('The first 0 events');
   });
 
-  it('the project\'s projected snapshot opens with its surface and no damage banner', async () => {
+  it("the project's projected snapshot opens with its surface and no damage banner", async () => {
     app = await mountApp();
     await open('nested.projected.jsonl', await readFixture('tests/fixtures/forms/nested.projected.jsonl'));
     expect(statusText()).toBe('Loaded 729 events.');

@@ -116,7 +116,9 @@ describe('hostile log content', () => {
     const twoViews = [...document.querySelectorAll<HTMLElement>('[role="tab"]')].find((b) => b.textContent?.trim() === 'Two views');
     expect(twoViews).toBeDefined();
     twoViews!.click();
-    await expect.poll(() => document.querySelector('section[aria-label="Transcript and model view"]')?.textContent ?? '').toContain('window.__pwned = 5');
+    await expect
+      .poll(() => document.querySelector('section[aria-label="Transcript and model view"]')?.textContent ?? '')
+      .toContain('window.__pwned = 5');
     // Step through the log so every surface state (the replace included) is rendered.
     button('Go to start').click();
     for (let i = 0; i < 30; i++) {

@@ -54,7 +54,15 @@ describe('time track in the browser', () => {
       const half = shownSeconds(region);
       const plot = within(region).getByRole('group', { name: /Time track lanes/ });
       const box = plot.getBoundingClientRect();
-      plot.dispatchEvent(new WheelEvent('wheel', { deltaY: -120, clientX: box.left + box.width / 2, clientY: box.top + 20, bubbles: true, cancelable: true }));
+      plot.dispatchEvent(
+        new WheelEvent('wheel', {
+          deltaY: -120,
+          clientX: box.left + box.width / 2,
+          clientY: box.top + 20,
+          bubbles: true,
+          cancelable: true,
+        }),
+      );
       await waitFor(() => expect(shownSeconds(region)).toBeLessThan(half * 0.9), { timeout: 10_000 });
 
       store.getState().goTo(0);

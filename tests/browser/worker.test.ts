@@ -72,7 +72,10 @@ describe('engine worker', () => {
     });
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(cancelled).toBe(true);
-    const summary = await client.open({ kind: 'bytes', name: 'teaching.jsonl', buffer: await fixture('tests/fixtures/teaching.jsonl') }, () => {});
+    const summary = await client.open(
+      { kind: 'bytes', name: 'teaching.jsonl', buffer: await fixture('tests/fixtures/teaching.jsonl') },
+      () => {},
+    );
     expect(summary.sessions[0]).toMatchObject({ events: 54 });
     client.terminate();
   });
@@ -89,7 +92,10 @@ describe('engine worker', () => {
     expect(streamed.sessions[0]!.id).not.toBe(whole.sessions[0]!.id);
     expect(streamed.bytes).toBe(whole.bytes);
     const big = new TextEncoder().encode(generateText({ seed: 9, events: 40_000 }));
-    const limited = await client.open({ kind: 'file', name: 'big.jsonl', file: new File([big], 'big.jsonl'), memoryLimitBytes: 6 * 2 ** 20 }, () => {});
+    const limited = await client.open(
+      { kind: 'file', name: 'big.jsonl', file: new File([big], 'big.jsonl'), memoryLimitBytes: 6 * 2 ** 20 },
+      () => {},
+    );
     const full = await client.open({ kind: 'bytes', name: 'big.jsonl', buffer: big.slice().buffer }, () => {});
     expect(limited.sessions[0]!.decodeError?.rule).toBe('decode/memory-limit');
     expect(limited.bytes).toBe(big.length);

@@ -73,7 +73,10 @@ describe.skipIf(!HAS_CLI_BUNDLE)(`check --jobs${CLI_BUNDLE_NOTE}`, () => {
     const tty = await run(['check', '--jobs', '2', root], { spawnWorker: spawnBundleWorker, stderr: { write: () => true, isTTY: true } });
     expect(tty.code).toBe(1);
     let err = '';
-    await run(['check', '--jobs', '2', root], { spawnWorker: spawnBundleWorker, stderr: { write: (t: string) => (err += t), isTTY: true } });
+    await run(['check', '--jobs', '2', root], {
+      spawnWorker: spawnBundleWorker,
+      stderr: { write: (t: string) => (err += t), isTTY: true },
+    });
     expect(err).toContain('checked 40 of 40 files');
   });
 

@@ -24,12 +24,18 @@ for (let i = 0; i < 5; i++) {
   mkdirSync(dir, { recursive: true });
   const seqs = Array.from({ length: 2 + i * 3 }, (_, k) => k);
   if (i === 2) seqs.push(seqs.length + 1);
-  writeFileSync(join(dir, 'session.jsonl'), [header(`<img src=x onerror=alert(${i})>`), ...seqs.map((k) => user(k, `<script>alert(${k})</script>`.repeat(i + 1))), ''].join('\n'));
+  writeFileSync(
+    join(dir, 'session.jsonl'),
+    [header(`<img src=x onerror=alert(${i})>`), ...seqs.map((k) => user(k, `<script>alert(${k})</script>`.repeat(i + 1))), ''].join('\n'),
+  );
 }
 
 async function report(): Promise<{ code: number; html: string }> {
   let html = '';
-  const code = await runCli(['check', '--format', 'html', '--jobs', '1', root], { stdout: { write: (t: string) => (html += t) }, stderr: { write: () => true } });
+  const code = await runCli(['check', '--format', 'html', '--jobs', '1', root], {
+    stdout: { write: (t: string) => (html += t) },
+    stderr: { write: () => true },
+  });
   return { code, html };
 }
 
@@ -66,7 +72,10 @@ describe('check --format html', () => {
     expect(ids.size).toBe(5);
     let html = '';
     const base = 'http://127.0.0.1:7380/?token=t0k3n';
-    const code = await runCli(['check', '--format', 'html', '--jobs', '1', '--view-url', base, root], { stdout: { write: (t: string) => (html += t) }, stderr: { write: () => true } });
+    const code = await runCli(['check', '--format', 'html', '--jobs', '1', '--view-url', base, root], {
+      stdout: { write: (t: string) => (html += t) },
+      stderr: { write: () => true },
+    });
     expect(code).toBe(1);
     const rows = [...html.matchAll(/<td class="path" data-v="([^"]*)">[\s\S]*?<a href="([^"]*)" rel="noopener noreferrer">open<\/a>/g)];
     expect(rows).toHaveLength(5);
@@ -75,47 +84,58 @@ describe('check --format html', () => {
       expect(id).toBeDefined();
       expect(href).toBe(`${base}#session=${id}`);
     }
-    const usage = async (...argv: string[]): Promise<number> => runCli(['check', ...argv, root], { stdout: { write: () => true }, stderr: { write: () => true } });
+    const usage = async (...argv: string[]): Promise<number> =>
+      runCli(['check', ...argv, root], { stdout: { write: () => true }, stderr: { write: () => true } });
     expect(await usage('--format', 'html', '--view-url', 'file:///x')).toBe(2);
     expect(await usage('--format', 'json', '--view-url', base)).toBe(2);
   });
 
   const browser = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-  it.skipIf(!existsSync(browser))(`opens offline in Chromium without a request or a CSP violation, and sorts${existsSync(browser) ? '' : ' [SKIPPED: no Chromium]'}`, async () => {
-    const { html } = await report();
-    const file = join(root, 'report.html');
-    writeFileSync(file, html);
-    const instance = await chromium.launch({ executablePath: browser, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-    try {
-      const context = await instance.newContext({ offline: true });
-      const page = await context.newPage();
-      const requests: string[] = [];
-      const problems: string[] = [];
-      page.on('request', (r) => {
-        if (r.url() !== pathToFileURL(file).href) requests.push(r.url());
-      });
-      page.on('console', (m) => {
-        if (m.type() === 'error') problems.push(m.text());
-      });
-      page.on('pageerror', (e) => problems.push(e.message));
-      page.on('dialog', (d) => {
-        problems.push(`dialog: ${d.message()}`);
-        void d.dismiss();
-      });
-      await page.goto(pathToFileURL(file).href);
-      const events = async (): Promise<number[]> => page.$$eval('#sessions tbody tr', (rows) => rows.map((r) => Number((r as unknown as { cells: ArrayLike<{ getAttribute(name: string): string | null }> }).cells[4]!.getAttribute('data-v'))));
-      const before = await events();
-      expect(before).toHaveLength(5);
-      await page.click('th:nth-child(5) button');
-      const ascending = await events();
-      expect(ascending).toEqual([...before].sort((a, b) => a - b));
-      await page.click('th:nth-child(5) button');
-      expect(await events()).toEqual([...before].sort((a, b) => b - a));
-      expect(await page.getAttribute('th:nth-child(5)', 'aria-sort')).toBe('descending');
-      expect(requests).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await instance.close();
-    }
-  });
+  it.skipIf(!existsSync(browser))(
+    `opens offline in Chromium without a request or a CSP violation, and sorts${existsSync(browser) ? '' : ' [SKIPPED: no Chromium]'}`,
+    async () => {
+      const { html } = await report();
+      const file = join(root, 'report.html');
+      writeFileSync(file, html);
+      const instance = await chromium.launch({ executablePath: browser, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+      try {
+        const context = await instance.newContext({ offline: true });
+        const page = await context.newPage();
+        const requests: string[] = [];
+        const problems: string[] = [];
+        page.on('request', (r) => {
+          if (r.url() !== pathToFileURL(file).href) requests.push(r.url());
+        });
+        page.on('console', (m) => {
+          if (m.type() === 'error') problems.push(m.text());
+        });
+        page.on('pageerror', (e) => problems.push(e.message));
+        page.on('dialog', (d) => {
+          problems.push(`dialog: ${d.message()}`);
+          void d.dismiss();
+        });
+        await page.goto(pathToFileURL(file).href);
+        const events = async (): Promise<number[]> =>
+          page.$$eval('#sessions tbody tr', (rows) =>
+            rows.map((r) =>
+              Number(
+                (r as unknown as { cells: ArrayLike<{ getAttribute(name: string): string | null }> }).cells[4]!.getAttribute('data-v'),
+              ),
+            ),
+          );
+        const before = await events();
+        expect(before).toHaveLength(5);
+        await page.click('th:nth-child(5) button');
+        const ascending = await events();
+        expect(ascending).toEqual([...before].sort((a, b) => a - b));
+        await page.click('th:nth-child(5) button');
+        expect(await events()).toEqual([...before].sort((a, b) => b - a));
+        expect(await page.getAttribute('th:nth-child(5)', 'aria-sort')).toBe('descending');
+        expect(requests).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await instance.close();
+      }
+    },
+  );
 });

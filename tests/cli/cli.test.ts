@@ -41,7 +41,9 @@ describe('surface-lens check', () => {
   it('exits 1 and names file, line, seq and rule of the first surface error', async () => {
     const r = await run(['check', bad]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/SURFACE ERROR at .*bad\.jsonl, line 3, seq 2 \[surface\/contiguity\]: session event seq 2 is not contiguous; expected 1/);
+    expect(r.out).toMatch(
+      /SURFACE ERROR at .*bad\.jsonl, line 3, seq 2 \[surface\/contiguity\]: session event seq 2 is not contiguous; expected 1/,
+    );
     expect(r.out).toContain('event: {"type":"user/message","seq":2');
   });
 
@@ -50,7 +52,19 @@ describe('surface-lens check', () => {
     const lines = r.out.trim().split('\n');
     expect(lines).toHaveLength(2);
     const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(Object.keys(records[0]!)).toEqual(['file', 'format', 'sessionId', 'events', 'surface', 'surfaceError', 'decodeError', 'requests', 'usage', 'compactions', 'diagnostics']);
+    expect(Object.keys(records[0]!)).toEqual([
+      'file',
+      'format',
+      'sessionId',
+      'events',
+      'surface',
+      'surfaceError',
+      'decodeError',
+      'requests',
+      'usage',
+      'compactions',
+      'diagnostics',
+    ]);
     expect(records[0]).toMatchObject({
       format: 'jsonl',
       sessionId: 'cli',
@@ -103,7 +117,9 @@ describe('surface-lens check', () => {
   it('has --version, top-level --help listing the commands, and per-command --help', async () => {
     const version = await run(['--version']);
     expect(version.code).toBe(0);
-    expect(version.out).toBe(`${(JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect(version.out).toBe(
+      `${(JSON.parse(readFileSync(join(here, '..', '..', 'package.json'), 'utf8')) as { version: string }).version}\n`,
+    );
     const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/Commands:\n {2}check +validate/);
@@ -126,8 +142,14 @@ describe('surface-lens check', () => {
     put('--home-u-p--/s2/session.jsonl', readFileSync(bad, 'utf8'));
     put('--home-u-p--/flat.jsonl', readFileSync(good, 'utf8'));
     const r = await run(['check', '--json', store]);
-    const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as { file: string; surfaceError: unknown });
-    expect(records.map((x) => x.file)).toEqual([join(store, '--home-u-p--/s1/session.jsonl'), join(store, '--home-u-p--/s2/session.jsonl')]);
+    const records = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; surfaceError: unknown });
+    expect(records.map((x) => x.file)).toEqual([
+      join(store, '--home-u-p--/s1/session.jsonl'),
+      join(store, '--home-u-p--/s2/session.jsonl'),
+    ]);
     expect(records[0]!.surfaceError).toBeNull();
     expect(records[1]!.surfaceError).not.toBeNull();
     expect(r.err).toContain(`skipped flat-layout: ${join(store, '--home-u-p--/flat.jsonl')} is in the old flat layout`);
@@ -157,7 +179,10 @@ describe.skipIf(!HAS_SHARED)(`check on shared vectors and packaged fixtures${SHA
   it('names ZIP members as archive.zip!path', async () => {
     const zip = join(PACKAGED_FIXTURES, 'advanced-toolchain.export.zip');
     const r = await run(['check', '--json', zip]);
-    const files = r.out.trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file);
+    const files = r.out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { file: string }).file);
     expect(files[0]).toBe(`${zip}!session.jsonl`);
     expect(files.slice(1).every((f) => f.startsWith(`${zip}!subagents/`) && f.endsWith('/session.jsonl'))).toBe(true);
     expect(files.length).toBeGreaterThan(1);

@@ -61,8 +61,17 @@ describe('surface-lens compare', () => {
   });
 
   it('a changed chunk text: diverges at that event; views and requests unchanged', async () => {
-    const k = events.findIndex((e, i) => i > 300 && e.type === 'assistant/chunk' && (e.data.chunk as { type: string }).type === 'text-delta');
-    const r = await compare(whole, write('chunk.jsonl', changedAt(k, (e) => ((e.data.chunk as { text: string }).text += ' (edited)'))), '--json');
+    const k = events.findIndex(
+      (e, i) => i > 300 && e.type === 'assistant/chunk' && (e.data.chunk as { type: string }).type === 'text-delta',
+    );
+    const r = await compare(
+      whole,
+      write(
+        'chunk.jsonl',
+        changedAt(k, (e) => ((e.data.chunk as { text: string }).text += ' (edited)')),
+      ),
+      '--json',
+    );
     expect(r.code).toBe(1);
     const c = JSON.parse(r.out);
     expect(c.commonPrefix).toBe(k);

@@ -29,10 +29,15 @@ async function cli(args: string[]): Promise<string> {
 }
 
 /** Every place that shows a session's diagnostics, for each session of the file. */
-async function everywhere(path: string): Promise<{ app: Counts; pages: Counts; reportJson: Counts; markdown: string; check: string[]; json: Counts[]; list: Diagnostic[] }[]> {
+async function everywhere(
+  path: string,
+): Promise<{ app: Counts; pages: Counts; reportJson: Counts; markdown: string; check: string[]; json: Counts[]; list: Diagnostic[] }[]> {
   const engine = createEngine({ pause: async () => {} });
   const bytes = readFileSync(path);
-  const load = await engine.open({ kind: 'bytes', name: path, buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }, () => {});
+  const load = await engine.open(
+    { kind: 'bytes', name: path, buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+    () => {},
+  );
   const human = (await cli(['check', path])).split('\n').filter((l) => l.startsWith('  diagnostics: '));
   const records = (await cli(['check', '--json', path]))
     .split('\n')
@@ -41,7 +46,9 @@ async function everywhere(path: string): Promise<{ app: Counts; pages: Counts; r
   return Promise.all(
     load.sessions.map(async (s, i) => {
       const page = await engine.diagnostics({ session: s.id, start: 0, count: 2000 });
-      const report = JSON.parse((await engine.exportText({ session: s.id, kind: 'report-json', step: s.accepted })).text) as { diagnostics: Diagnostic[] };
+      const report = JSON.parse((await engine.exportText({ session: s.id, kind: 'report-json', step: s.accepted })).text) as {
+        diagnostics: Diagnostic[];
+      };
       const markdown = (await engine.exportText({ session: s.id, kind: 'report-markdown', step: s.accepted })).text;
       return {
         app: s.diagnosticCounts,
@@ -68,7 +75,9 @@ function expectAgree(views: Awaited<ReturnType<typeof everywhere>>): void {
   }
 }
 
-const own = readdirSync(OWN).filter((n) => /\.(jsonl|zstd|zip)$/.test(n)).sort();
+const own = readdirSync(OWN)
+  .filter((n) => /\.(jsonl|zstd|zip)$/.test(n))
+  .sort();
 
 describe('the same diagnostics everywhere', () => {
   it('has the project fixtures to compare', () => expect(own.length).toBeGreaterThanOrEqual(8));
@@ -112,6 +121,7 @@ describe(`the same diagnostics everywhere: upstream fixtures${SHARED_NOTE}`, () 
   const files = HAS_SHARED ? listFiles(UPSTREAM_FIXTURES, (n) => /\.(jsonl|zstd|zip)$/.test(n)) : [];
   it.skipIf(!HAS_SHARED)('has ../shared fixtures to compare', () => expect(files.length).toBeGreaterThan(0));
   for (const name of files) {
-    it(`${name}: app, pages, reports, check and check --json agree`, async () => expectAgree(await everywhere(join(UPSTREAM_FIXTURES, name))));
+    it(`${name}: app, pages, reports, check and check --json agree`, async () =>
+      expectAgree(await everywhere(join(UPSTREAM_FIXTURES, name))));
   }
 });

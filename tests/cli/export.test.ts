@@ -32,13 +32,23 @@ const repo = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'surface-lens-export-'));
 const viewerDir = join(work, 'viewer');
 const log = join(work, 'seeded.jsonl');
-writeFileSync(log, seedSecrets(generateText({ seed: 21, events: 500, pruneThreshold: 1500, longToolResultRate: 0.3, compaction: { thresholdTokens: 2500 } }), 3));
+writeFileSync(
+  log,
+  seedSecrets(
+    generateText({ seed: 21, events: 500, pruneThreshold: 1500, longToolResultRate: 0.3, compaction: { thresholdTokens: 2500 } }),
+    3,
+  ),
+);
 const commands = [createExportCommand({ templatePath: join(viewerDir, 'standalone.html') })];
 
 async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(['export', ...argv], { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } }, commands);
+  const code = await runCli(
+    ['export', ...argv],
+    { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } },
+    commands,
+  );
   return { code, stdout, stderr };
 }
 
@@ -101,7 +111,11 @@ describe('surface-lens export', () => {
 
 describe.skipIf(!existsSync(executablePath))('export --html in Chromium with the network off', () => {
   beforeAll(async () => {
-    await build({ configFile: join(repo, 'vite.standalone.config.ts'), logLevel: 'silent', build: { outDir: viewerDir, emptyOutDir: true } });
+    await build({
+      configFile: join(repo, 'vite.standalone.config.ts'),
+      logLevel: 'silent',
+      build: { outDir: viewerDir, emptyOutDir: true },
+    });
   }, 180_000);
 
   it('is one page that opens offline at the step and selection, redacted, with no request and no policy violation', async () => {
@@ -109,7 +123,9 @@ describe.skipIf(!existsSync(executablePath))('export --html in Chromium with the
     const { code } = await cli(log, '--html', out, '--step', '120', '--seq', '100', '--redact');
     expect(code).toBe(0);
     const html = readFileSync(out, 'utf8');
-    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/);
+    expect(html).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'/,
+    );
     const markup = html.replace(/<script type="module"[^>]*>[\s\S]*?<\/script>/g, '').replace(/<style[^>]*>[\s\S]*?<\/style>/g, '');
     expect(markup.match(/<script type="application\/gzip\+base64" id="surface-lens-session">/g)).toHaveLength(1);
     expect(markup).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);

@@ -38,11 +38,17 @@ describe('surface-lens grep', () => {
 
   it('writes one JSON object per match with --json', async () => {
     const r = await run(['grep', '--json', 'type:tool/result', teaching]);
-    const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(records.map((x) => x.seq)).toEqual([11, 30]);
     expect(Object.keys(records[0] as object)).toEqual(['file', 'session', 'seq', 'type', 'snippet', 'marks']);
     expect(records[0]).toMatchObject({ file: teaching, session: 'teaching-sample', type: 'tool/result', marks: [] });
-    const marked = JSON.parse((await run(['grep', '--json', 'rayleigh type:compaction/summary', teaching])).out) as { snippet: string; marks: [number, number][] };
+    const marked = JSON.parse((await run(['grep', '--json', 'rayleigh type:compaction/summary', teaching])).out) as {
+      snippet: string;
+      marks: [number, number][];
+    };
     const [mark] = marked.marks;
     expect(mark && marked.snippet.slice(mark[0], mark[1])).toBe('Rayleigh');
   });
@@ -50,7 +56,10 @@ describe('surface-lens grep', () => {
   it('walks directories of a store, opening only session files', async () => {
     const r = await run(['grep', '--json', 'is:error', store]);
     expect(r.code).toBe(0);
-    const records = r.out.trim().split('\n').map((l) => JSON.parse(l) as { file: string; seq: number });
+    const records = r.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; seq: number });
     expect(records.map((x) => [x.file.slice(store.length), x.seq])).toEqual([
       ['/project-b/s2/session.jsonl', 102],
       ['/project-b/s2/session.jsonl', 1448],
@@ -58,16 +67,21 @@ describe('surface-lens grep', () => {
       ['/project-b/s2/session.jsonl', 1899],
     ]);
     const both = await run(['grep', '--json', 'type:session/title', store]);
-    expect(both.out.trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file.slice(store.length))).toEqual([
-      '/project-a/s1/session.jsonl',
-      '/project-b/s2/session.jsonl',
-    ]);
+    expect(
+      both.out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { file: string }).file.slice(store.length)),
+    ).toEqual(['/project-a/s1/session.jsonl', '/project-b/s2/session.jsonl']);
   });
 
   it('searches each session of an export ZIP', async () => {
     const r = await run(['grep', '--json', 'type:turn/start seq:..1', join(FIXTURES, 'export.zip')]);
     expect(r.code).toBe(0);
-    const files = r.out.trim().split('\n').map((l) => (JSON.parse(l) as { file: string }).file);
+    const files = r.out
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { file: string }).file);
     expect(files.length).toBeGreaterThan(1);
     expect(new Set(files).size).toBe(files.length);
     for (const f of files) expect(f).toMatch(/export\.zip!/);

@@ -63,17 +63,38 @@ describe('the npm package', () => {
     for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(repo, file), join(stage, file));
     cpSync(join(repo, 'bin'), join(stage, 'bin'), { recursive: true });
     // What `prepack` runs, into the staging copy.
-    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'error', '--outDir', join(stage, 'dist'), '--emptyOutDir'], { cwd: repo, stdio: 'pipe' });
-    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'error', '--config', 'vite.standalone.config.ts', '--outDir', join(stage, 'dist')], { cwd: repo, stdio: 'pipe' });
-    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'error', '--config', 'vite.cli.config.ts', '--outDir', join(stage, 'dist-cli'), '--emptyOutDir'], {
+    execFileSync(process.execPath, [vite, 'build', '--logLevel', 'error', '--outDir', join(stage, 'dist'), '--emptyOutDir'], {
       cwd: repo,
       stdio: 'pipe',
     });
-    const packed = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, encoding: 'utf8' })) as [
-      { filename: string; files: { path: string }[] },
-    ];
+    execFileSync(
+      process.execPath,
+      [vite, 'build', '--logLevel', 'error', '--config', 'vite.standalone.config.ts', '--outDir', join(stage, 'dist')],
+      { cwd: repo, stdio: 'pipe' },
+    );
+    execFileSync(
+      process.execPath,
+      [vite, 'build', '--logLevel', 'error', '--config', 'vite.cli.config.ts', '--outDir', join(stage, 'dist-cli'), '--emptyOutDir'],
+      {
+        cwd: repo,
+        stdio: 'pipe',
+      },
+    );
+    const packed = JSON.parse(
+      execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: stage, encoding: 'utf8' }),
+    ) as [{ filename: string; files: { path: string }[] }];
     const paths = packed[0].files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/surface-lens.mjs', 'dist/index.html', 'dist/standalone.html', 'dist-cli/surface-lens.mjs']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin/surface-lens.mjs',
+        'dist/index.html',
+        'dist/standalone.html',
+        'dist-cli/surface-lens.mjs',
+      ]),
+    );
     expect(paths.some((p) => p.startsWith('src/') || p.startsWith('tests/'))).toBe(false);
 
     const app = join(work, 'app');
@@ -92,7 +113,10 @@ describe('the npm package', () => {
 
     // The installed CLI finds the installed single-file viewer.
     const page = join(work, 'shared.html');
-    const exported = spawnSync(npx, ['--offline', 'surface-lens', 'export', fixture, '--html', page, '--step', '3', '--redact'], { cwd: app, encoding: 'utf8' });
+    const exported = spawnSync(npx, ['--offline', 'surface-lens', 'export', fixture, '--html', page, '--step', '3', '--redact'], {
+      cwd: app,
+      encoding: 'utf8',
+    });
     expect(exported.status).toBe(0);
     expect(exported.stderr).toMatch(/^redacted /);
     const html = readFileSync(page, 'utf8');
@@ -102,7 +126,11 @@ describe('the npm package', () => {
     // `view` serves the installed app: started on a free port without a browser, asked with its token.
     const port = await freePort();
     const bin = join(app, 'node_modules', pkg.name, 'bin', 'surface-lens.mjs');
-    const view = spawn(process.execPath, [bin, 'view', '--no-open', '--port', String(port), join(repo, 'tests', 'fixtures', 'small.jsonl')], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+    const view = spawn(
+      process.execPath,
+      [bin, 'view', '--no-open', '--port', String(port), join(repo, 'tests', 'fixtures', 'small.jsonl')],
+      { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     try {
       const url = await new Promise<string>((resolvePromise, reject) => {
         let out = '';
@@ -124,7 +152,9 @@ describe('the npm package', () => {
       expect(body).toContain('<div id="root"></div>');
       expect(body).toContain('<title>Surface Lens</title>');
       // The API answers too, with the token in its header.
-      const listing = await fetch(new URL('/api/store', url), { headers: { 'x-surface-lens-token': new URL(url).searchParams.get('token') ?? '' } });
+      const listing = await fetch(new URL('/api/store', url), {
+        headers: { 'x-surface-lens-token': new URL(url).searchParams.get('token') ?? '' },
+      });
       expect(listing.status).toBe(200);
     } finally {
       view.kill('SIGTERM');

@@ -34,7 +34,10 @@ describe('check --prices', () => {
     const prices = join(dir, 'prices.json');
     writeFileSync(prices, JSON.stringify({ '*': { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 2.5 } }));
     const r = await run(['check', '--json', '--jobs', '1', '--prices', prices, log]);
-    const record = JSON.parse(r.out.trim()) as { usage: { turns: Totals[]; total: Totals }; cost: { turns: { dollars: number }[]; total: { dollars: number; unpriced: number }; currency: string } };
+    const record = JSON.parse(r.out.trim()) as {
+      usage: { turns: Totals[]; total: Totals };
+      cost: { turns: { dollars: number }[]; total: { dollars: number; unpriced: number }; currency: string };
+    };
     const at = (t: Totals) => (t.input * 2 + (t.output + t.reasoning) * 10 + t.cacheRead * 0.5 + t.cacheWrite * 2.5) / 1e6;
     expect(record.cost.currency).toBe('USD');
     expect(record.cost.total.unpriced).toBe(0);

@@ -67,7 +67,12 @@ describe('FallbackCoreClient', () => {
 
   it('runs the engine on the page when the worker cannot even be constructed', async () => {
     const client = new FallbackCoreClient(
-      () => new WorkerCoreClient({ createWorker: () => { throw new Error('Worker scripts are blocked by policy'); } }),
+      () =>
+        new WorkerCoreClient({
+          createWorker: () => {
+            throw new Error('Worker scripts are blocked by policy');
+          },
+        }),
       () => new InProcessCoreClient(new TestEngine()),
     );
     await client.ready;
@@ -89,7 +94,7 @@ describe('FallbackCoreClient', () => {
     await expect(client.hello()).rejects.toThrow(message);
   });
 
-  it('does not fall back once the worker has answered: its later death is the client\'s death', async () => {
+  it("does not fall back once the worker has answered: its later death is the client's death", async () => {
     const worker = new InProcessCoreClient(new TestEngine());
     let fallbacks = 0;
     const client = new FallbackCoreClient(

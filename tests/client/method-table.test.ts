@@ -76,7 +76,9 @@ describe('session handles', () => {
     // A file load leaves the playground alone; a new playground replaces it.
     expect((await engine.surface({ session: pg.session, step: 1, start: 0, count: 5 })).total).toBe(1);
     const again = await engine.playgroundStart(null);
-    await expect(engine.rows({ session: pg.session, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 })).rejects.toThrow('is open');
+    await expect(
+      engine.rows({ session: pg.session, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 }),
+    ).rejects.toThrow('is open');
     expect((await engine.surface({ session: again.session, step: 0, start: 0, count: 5 })).total).toBe(0);
   });
 });

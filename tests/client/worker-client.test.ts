@@ -156,7 +156,10 @@ describe('WorkerCoreClient', () => {
         throw error;
       },
     });
-    await expect(c.rows({ session: 0, step: 0, filter, start: 0, count: 1 })).rejects.toMatchObject({ name: 'AbortError', message: 'The load was cancelled.' });
+    await expect(c.rows({ session: 0, step: 0, filter, start: 0, count: 1 })).rejects.toMatchObject({
+      name: 'AbortError',
+      message: 'The load was cancelled.',
+    });
     expect(c.dead).toBe(false);
   });
 });

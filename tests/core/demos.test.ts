@@ -24,9 +24,7 @@ describe('guided demos', () => {
       expect(s.decodeError).toBeNull();
       // Every note is reachable: the cursor ranges over the accepted prefix only.
       for (const note of demo.notes) expect(note.step).toBeLessThanOrEqual(s.fold.accepted);
-      expect(s.diagnostics.filter((d) => d.severity !== 'info')).toEqual(
-        demo.id === 'rejected' ? expect.any(Array) : [],
-      );
+      expect(s.diagnostics.filter((d) => d.severity !== 'info')).toEqual(demo.id === 'rejected' ? expect.any(Array) : []);
       if (demo.id === 'rejected') {
         expect(s.fold.error?.message).toMatch(/^surface replace: sourceEventSeqs must include every shadowed surface node; missing /);
         expect(s.fold.accepted).toBe(s.log.length - 1);

@@ -114,7 +114,9 @@ describe.skipIf(!HAS_SHARED)(`packaged fixtures${SHARED_NOTE}`, () => {
     it(`${name}: decodes to the same events as the plain logic and folds the same`, async () => {
       const sessions = await open(PACKAGED_FIXTURES, name);
       const plain = texts(name, readBytes(join(PACKAGED_FIXTURES, name)));
-      expect(sessions.map((s) => s.path)).toEqual(plain.map((p) => p.path).sort((a, b) => (a.endsWith('!session.jsonl') ? -1 : b.endsWith('!session.jsonl') ? 1 : 0)));
+      expect(sessions.map((s) => s.path)).toEqual(
+        plain.map((p) => p.path).sort((a, b) => (a.endsWith('!session.jsonl') ? -1 : b.endsWith('!session.jsonl') ? 1 : 0)),
+      );
       sessions.forEach((session) => {
         const text = plain.find((p) => p.path === session.path)?.text ?? '';
         agreesWithReference(session, text);

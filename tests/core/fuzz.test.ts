@@ -20,7 +20,9 @@ describe('mutation fuzzing', () => {
         const { fuzzCase, outcome } = await fuzzOne(SEED, id, DEFAULT_BUDGET_MS);
         record(tally, outcome);
         for (const f of outcome.failures) {
-          failures.push(`${outcome.replay} ${f.kind}${f.session === null ? '' : ` [${f.session}]`}: ${f.message}\n    ${fuzzCase?.notes.join(' | ') ?? ''}`);
+          failures.push(
+            `${outcome.replay} ${f.kind}${f.session === null ? '' : ` [${f.session}]`}: ${f.message}\n    ${fuzzCase?.notes.join(' | ') ?? ''}`,
+          );
         }
       }
       expect(failures).toEqual([]);

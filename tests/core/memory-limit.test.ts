@@ -82,7 +82,11 @@ function expectCleanStop(session: SessionAnalysis, text: Uint8Array, file: strin
   // Everything the page asks for still answers; the stop leads the diagnostics.
   const query = sessionQueries(session);
   const all = { families: [], surfaceOnly: false };
-  expect(query.diagnostics({ start: 0, count: 1 }).items[0]).toMatchObject({ rule: MEMORY_LIMIT_RULE, line: stop?.line, message: stop?.message });
+  expect(query.diagnostics({ start: 0, count: 1 }).items[0]).toMatchObject({
+    rule: MEMORY_LIMIT_RULE,
+    line: stop?.line,
+    message: stop?.message,
+  });
   expect(query.rows({ step: session.fold.accepted, filter: all, start: session.log.length - 5, count: 10 }).rows).toHaveLength(5);
   expect(query.surface({ step: k, start: 0, count: 20 }).step).toBe(k);
   expect(query.detail({ seq: session.log.length - 1 + session.baseSeq, step: session.fold.accepted }).seq).toBe(session.log.length - 1);
@@ -105,7 +109,9 @@ describe('memory limit: a load stops cleanly before it would exceed it', () => {
   it('a limit the input alone exceeds stops at byte 0, line 1, without throwing', async () => {
     const s = (await openBytes(BYTES, options('log.jsonl', 1000))).sessions[0] as SessionAnalysis;
     expect(s.decodeError).toMatchObject({ rule: MEMORY_LIMIT_RULE, byte: 0, line: 1 });
-    expect(s.decodeError?.message).toMatch(/^stopped reading log\.jsonl at byte 0 \(line 1\): reading on would need about 1\.\d+ MiB, over the memory limit of 1000 bytes$/);
+    expect(s.decodeError?.message).toMatch(
+      /^stopped reading log\.jsonl at byte 0 \(line 1\): reading on would need about 1\.\d+ MiB, over the memory limit of 1000 bytes$/,
+    );
     expect(s.log.length).toBe(0);
   });
 
@@ -231,12 +237,20 @@ describe('memory limit: a load stops cleanly before it would exceed it', () => {
     expect(s.decodeError?.rule).toBeUndefined();
     const stop = s.diagnostics.find((d) => d.rule === MEMORY_LIMIT_RULE);
     expect(stop?.severity).toBe('error');
-    expect(stop?.message).toMatch(/^stopped reading bad\.jsonl\.gz at byte \d+ of the decompressed text \(line \d+\): reading on would need/);
-    expect(sessionQueries(s).diagnostics({ start: 0, count: 10 }).items.map((d) => d.rule).slice(0, 1)).toEqual(['decode/error']);
+    expect(stop?.message).toMatch(
+      /^stopped reading bad\.jsonl\.gz at byte \d+ of the decompressed text \(line \d+\): reading on would need/,
+    );
+    expect(
+      sessionQueries(s)
+        .diagnostics({ start: 0, count: 10 })
+        .items.map((d) => d.rule)
+        .slice(0, 1),
+    ).toEqual(['decode/error']);
   });
 
   it('names the limit as the caller asks', async () => {
-    const s = (await openBytes(BYTES, { ...options('log.jsonl', BYTES.length + MIB), memoryLimitName: "this tab's memory limit" })).sessions[0];
+    const s = (await openBytes(BYTES, { ...options('log.jsonl', BYTES.length + MIB), memoryLimitName: "this tab's memory limit" }))
+      .sessions[0];
     expect(s?.decodeError?.message).toMatch(/, over this tab's memory limit of [\d.]+ MiB$/);
   });
 });

@@ -15,7 +15,7 @@ import { generateText } from '../../src/core/gen/generate';
 /** The input in pieces of random sizes (seeded), as a stream delivers them. */
 async function* pieces(bytes: Uint8Array, seed: string, max: number): AsyncGenerator<Uint8Array> {
   const rng = new Rng(seed);
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = rng.int(1, max);
     yield bytes.slice(at, at + size);
     at += size;
@@ -79,7 +79,13 @@ describe('openStream', () => {
     const inputs: [string, string][] = [
       ['array.json', `  [${lines.slice(1, 40).filter(Boolean).join(',')}]`],
       ['headerless.jsonl', lines.slice(1).join('\n')],
-      ['stream.jsonl', lines.slice(1, 30).map((l) => `{"type":"session_event","sessionId":"a","event":${l}}`).join('\n')],
+      [
+        'stream.jsonl',
+        lines
+          .slice(1, 30)
+          .map((l) => `{"type":"session_event","sessionId":"a","event":${l}}`)
+          .join('\n'),
+      ],
       ['broken.jsonl', [...lines.slice(0, 50), '{"type": broken', ...lines.slice(50)].join('\n')],
       ['torn.jsonl', lines.join('\n').slice(0, -7)],
       ['empty.jsonl', ''],
@@ -104,7 +110,9 @@ describe('openStream', () => {
     // The file's size, though reading stopped before its end.
     expect(result.bytes).toBe(bytes.length);
     expect(s.decodeError?.rule).toBe('decode/memory-limit');
-    expect(s.decodeError?.message).toMatch(/^stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about .+, over the memory limit of .+$/);
+    expect(s.decodeError?.message).toMatch(
+      /^stopped reading big\.jsonl at byte \d+ \(line \d+\): reading on would need about .+, over the memory limit of .+$/,
+    );
     expect(s.log.length).toBeGreaterThan(0);
     expect(s.log.length).toBeLessThan(100_000);
     expect(s.fold.error).toBeNull();
@@ -123,7 +131,10 @@ describe('openStream', () => {
   it('reports the size of what it read when a memory limit stops it and no size was known', async () => {
     const bytes = enc(generateText({ seed: 79, events: 20_000 }));
     for (const sizeHint of [null, 5]) {
-      const { result } = await openStream({ sizeHint, chunks: pieces(bytes, 'small-limit', 4096) }, { name: 's.jsonl', memoryLimitBytes: 2 * 2 ** 20 });
+      const { result } = await openStream(
+        { sizeHint, chunks: pieces(bytes, 'small-limit', 4096) },
+        { name: 's.jsonl', memoryLimitBytes: 2 * 2 ** 20 },
+      );
       expect(result.sessions[0]!.decodeError?.rule).toBe('decode/memory-limit');
       expect(result.bytes).toBeGreaterThan(5);
       expect(result.bytes).toBeLessThanOrEqual(bytes.length);
@@ -146,9 +157,9 @@ describe('openStream', () => {
         closed = true;
       }
     }
-    await expect(openStream({ sizeHint: bytes.length, chunks: source() }, { name: 'c.jsonl', signal, chunkBytes: 1 << 14 })).rejects.toBeInstanceOf(
-      LoadCancelled,
-    );
+    await expect(
+      openStream({ sizeHint: bytes.length, chunks: source() }, { name: 'c.jsonl', signal, chunkBytes: 1 << 14 }),
+    ).rejects.toBeInstanceOf(LoadCancelled);
     expect(read).toBeLessThan(Math.ceil(bytes.length / (1 << 14)));
     expect(closed).toBe(true);
   });

@@ -56,7 +56,7 @@ describe('surface errors without a valid seq', () => {
 });
 
 describe('loader view wording', () => {
-  it('a header without delegationDepth names the field after upstream\'s message', async () => {
+  it("a header without delegationDepth names the field after upstream's message", async () => {
     const s = await only(enc(`{"type":"session","version":0,"id":"r","createdAt":0}\n${user(0)}\n`), 'old.jsonl');
     const d = s.diagnostics.find((x) => x.rule === 'loader/not-header');
     expect(d?.message).toBe(
@@ -80,7 +80,7 @@ describe('loader view wording', () => {
   });
 });
 
-describe('the loader verdict (a banner of its own, upstream\'s exact message)', () => {
+describe("the loader verdict (a banner of its own, upstream's exact message)", () => {
   const turnStart = '{"type":"turn/start","seq":1,"time":0,"data":{"turn":1}}';
   const turnEnd = (seq: number) => `{"type":"turn/end","seq":${seq},"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}`;
   const verdictOf = async (text: string) => {
@@ -91,10 +91,12 @@ describe('the loader verdict (a banner of its own, upstream\'s exact message)', 
   it('a log upstream loads as is has none', async () => {
     expect(await verdictOf(`${HEADER}\n${user(0)}\n${turnStart}\n${turnEnd(2)}\n`)).toBeNull();
   });
-  it('a future format version is refused with upstream\'s message', async () => {
+  it("a future format version is refused with upstream's message", async () => {
     const v = await verdictOf(`${HEADER.replace('"version":0', '"version":3')}\n${user(0)}\n`);
     expect(v).toMatchObject({ kind: 'refuses', rule: 'loader/version' });
-    expect(v?.message).toBe('session "r" uses log format v3, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it');
+    expect(v?.message).toBe(
+      'session "r" uses log format v3, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
+    );
   });
   it('an unknown event type is refused', async () => {
     const v = await verdictOf(`${HEADER}\n${user(0)}\n{"type":"brand/new","seq":1,"time":0,"data":{}}\n`);
@@ -103,7 +105,11 @@ describe('the loader verdict (a banner of its own, upstream\'s exact message)', 
   });
   it('a header failing validation names the field', async () => {
     const v = await verdictOf(`{"type":"session","version":0,"id":"r","createdAt":0}\n${user(0)}\n`);
-    expect(v).toMatchObject({ kind: 'refuses', rule: 'loader/not-header', message: 'corrupt session log: first line is not a session header' });
+    expect(v).toMatchObject({
+      kind: 'refuses',
+      rule: 'loader/not-header',
+      message: 'corrupt session log: first line is not a session header',
+    });
   });
   it('fatal damage before the last turn/end is refused; after it, a torn tail is truncated', async () => {
     const fatal = await verdictOf(`${HEADER}\n${user(0)}\nnot json\n${turnEnd(1)}\n`);

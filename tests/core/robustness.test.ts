@@ -104,7 +104,9 @@ describe('bad input', () => {
     const s = await one(enc(`${HEADER}\n${user(0, big)}\n${user(1)}\n`));
     expect(s.fold.nodes).toEqual([0, 1]);
     const query = sessionQueries(s);
-    expect(query.rows({ step: 2, filter: { families: [], surfaceOnly: false }, start: 0, count: 2 }).rows[0]!.summary.length).toBeLessThanOrEqual(160);
+    expect(
+      query.rows({ step: 2, filter: { families: [], surfaceOnly: false }, start: 0, count: 2 }).rows[0]!.summary.length,
+    ).toBeLessThanOrEqual(160);
   });
 
   it('a header with another version is refused by the loader view but still folded', async () => {
@@ -145,7 +147,7 @@ describe('bad input', () => {
     const bytes = await zstdFrames(frames);
     const third = (await zstdFrames(frames.slice(0, 3))).length;
     const damaged = bytes.slice();
-    damaged[third - 1] = (damaged[third - 1]!) ^ 0xff; // checksum byte of frame 3
+    damaged[third - 1] = damaged[third - 1]! ^ 0xff; // checksum byte of frame 3
     const s = await one(damaged, 'x.jsonl.zstd');
     expect(s.fold.nodes).toEqual([0]);
     expect(s.decodeError?.message).toMatch(/^corrupt Zstandard session log: frame at byte \d+ failed validation$/);
@@ -212,64 +214,67 @@ describe('bad input', () => {
     expect(rules(s)).toContain('loader/header-json');
   });
 
-  it(
-    'a single 200 MB line: decoded and folded; rows stay one short line, details and search never handle it whole',
-    async () => {
-      // The bytes are built in place (no 200 MB string in the test): a user/message whose text
-      // is 200 MB of "x", with a marker that straddles a 1 MiB search piece, then normal lines.
-      const SIZE = 200 * 1024 * 1024;
-      const head = enc(`${HEADER}\n{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"`);
-      const tail = enc(`"}],"source":{"kind":"user"}},"surfaceOp":"append"}\n${user(1, 'after the big one')}\n${user(2)}\n`);
-      const bytes = new Uint8Array(head.length + SIZE + tail.length);
-      bytes.set(head);
-      bytes.fill(0x78, head.length, head.length + SIZE);
-      const rowStart = HEADER.length + 1;
-      bytes.set(enc('Zebra'), rowStart + 3 * 2 ** 20 - 2);
-      bytes.set(tail, head.length + SIZE);
-      const rowLength = head.length + SIZE + tail.indexOf(0x0a) - rowStart;
+  it('a single 200 MB line: decoded and folded; rows stay one short line, details and search never handle it whole', async () => {
+    // The bytes are built in place (no 200 MB string in the test): a user/message whose text
+    // is 200 MB of "x", with a marker that straddles a 1 MiB search piece, then normal lines.
+    const SIZE = 200 * 1024 * 1024;
+    const head = enc(
+      `${HEADER}\n{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"`,
+    );
+    const tail = enc(`"}],"source":{"kind":"user"}},"surfaceOp":"append"}\n${user(1, 'after the big one')}\n${user(2)}\n`);
+    const bytes = new Uint8Array(head.length + SIZE + tail.length);
+    bytes.set(head);
+    bytes.fill(0x78, head.length, head.length + SIZE);
+    const rowStart = HEADER.length + 1;
+    bytes.set(enc('Zebra'), rowStart + 3 * 2 ** 20 - 2);
+    bytes.set(tail, head.length + SIZE);
+    const rowLength = head.length + SIZE + tail.indexOf(0x0a) - rowStart;
 
-      const result = await openBytes(bytes, { name: 'big.jsonl' });
-      const s = result.sessions[0] as SessionAnalysis;
-      expect(s.decodeError).toBeNull();
-      expect(s.log.length).toBe(3);
-      expect(s.fold.nodes).toEqual([0, 1, 2]);
-      expect(s.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const result = await openBytes(bytes, { name: 'big.jsonl' });
+    const s = result.sessions[0] as SessionAnalysis;
+    expect(s.decodeError).toBeNull();
+    expect(s.log.length).toBe(3);
+    expect(s.fold.nodes).toEqual([0, 1, 2]);
+    expect(s.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 
-      const query = sessionQueries(s);
-      const all = { families: [], surfaceOnly: false };
-      const rows = query.rows({ step: 3, filter: all, start: 0, count: 10 }).rows;
-      expect(rows.map((r) => r.summary.length <= 160)).toEqual([true, true, true]);
-      expect(rows[0]!.summary).toMatch(/^x+…$/);
-      expect(query.surface({ step: 3, start: 0, count: 10 }).nodes[0]!.preview.length).toBeLessThanOrEqual(160);
+    const query = sessionQueries(s);
+    const all = { families: [], surfaceOnly: false };
+    const rows = query.rows({ step: 3, filter: all, start: 0, count: 10 }).rows;
+    expect(rows.map((r) => r.summary.length <= 160)).toEqual([true, true, true]);
+    expect(rows[0]!.summary).toMatch(/^x+…$/);
+    expect(query.surface({ step: 3, start: 0, count: 10 }).nodes[0]!.preview.length).toBeLessThanOrEqual(160);
 
-      // The detail carries the start of the line and a bounded event, and says how long the line is.
-      const big = query.detail({ seq: 0, step: 3 });
-      expect(big.raw.length).toBe(DETAIL_RAW_LIMIT);
-      expect(big.raw.startsWith('{"type":"user/message","seq":0')).toBe(true);
-      expect(big.clipped).toEqual({ rawLength: rowLength, eventClipped: true });
-      // The raw start, plus the event's copy (cut to about DETAIL_EVENT_LIMIT characters) with its markers.
-      expect(JSON.stringify(big).length).toBeLessThan(DETAIL_RAW_LIMIT + 2 * DETAIL_EVENT_LIMIT);
-      const event = big.event as { type: string; surfaceOp: string; data: { content: { text: string }[] } };
-      expect(event.type).toBe('user/message');
-      expect(event.surfaceOp).toBe('append');
-      expect(event.data.content[0]!.text).toMatch(/^x+… \[clipped: \d+ of 209715200 characters\]$/);
-      expect(query.detail({ seq: 1, step: 3 }).clipped).toBeUndefined();
+    // The detail carries the start of the line and a bounded event, and says how long the line is.
+    const big = query.detail({ seq: 0, step: 3 });
+    expect(big.raw.length).toBe(DETAIL_RAW_LIMIT);
+    expect(big.raw.startsWith('{"type":"user/message","seq":0')).toBe(true);
+    expect(big.clipped).toEqual({ rawLength: rowLength, eventClipped: true });
+    // The raw start, plus the event's copy (cut to about DETAIL_EVENT_LIMIT characters) with its markers.
+    expect(JSON.stringify(big).length).toBeLessThan(DETAIL_RAW_LIMIT + 2 * DETAIL_EVENT_LIMIT);
+    const event = big.event as { type: string; surfaceOp: string; data: { content: { text: string }[] } };
+    expect(event.type).toBe('user/message');
+    expect(event.surfaceOp).toBe('append');
+    expect(event.data.content[0]!.text).toMatch(/^x+… \[clipped: \d+ of 209715200 characters\]$/);
+    expect(query.detail({ seq: 1, step: 3 }).clipped).toBeUndefined();
 
-      // Search reads the line piece by piece (a match across two pieces included), case-folded.
-      expect(searchNow(query.query, { session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({ row: 0, seq: 0 });
-      expect(searchNow(query.query, { session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({ row: 1 });
-      expect(searchNow(query.query, { session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1, step: 0 }).row).toBeNull();
+    // Search reads the line piece by piece (a match across two pieces included), case-folded.
+    expect(searchNow(query.query, { session: 0, text: 'zebra', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({
+      row: 0,
+      seq: 0,
+    });
+    expect(searchNow(query.query, { session: 0, text: 'after the big', filter: all, fromRow: -1, direction: 1, step: 0 })).toMatchObject({
+      row: 1,
+    });
+    expect(searchNow(query.query, { session: 0, text: 'not there', filter: all, fromRow: -1, direction: 1, step: 0 }).row).toBeNull();
 
-      // Exports other than the event itself stay small; the event's export is the whole line.
-      expect(query.exportText({ kind: 'surface', step: 3 }).text.length).toBeLessThan(10_000);
-      expect(query.exportText({ kind: 'report-json', step: 3 }).text.length).toBeLessThan(100_000);
-      expect(query.exportText({ kind: 'report-markdown', step: 3 }).text.length).toBeLessThan(100_000);
-      const whole = query.exportEvent({ seq: 0 });
-      expect(whole.text.length).toBe(rowLength + 1);
-      expect(whole.text.endsWith(`xxxx${dec(tail.subarray(0, tail.indexOf(0x0a) + 1))}`)).toBe(true);
-    },
-    120_000,
-  );
+    // Exports other than the event itself stay small; the event's export is the whole line.
+    expect(query.exportText({ kind: 'surface', step: 3 }).text.length).toBeLessThan(10_000);
+    expect(query.exportText({ kind: 'report-json', step: 3 }).text.length).toBeLessThan(100_000);
+    expect(query.exportText({ kind: 'report-markdown', step: 3 }).text.length).toBeLessThan(100_000);
+    const whole = query.exportEvent({ seq: 0 });
+    expect(whole.text.length).toBe(rowLength + 1);
+    expect(whole.text.endsWith(`xxxx${dec(tail.subarray(0, tail.indexOf(0x0a) + 1))}`)).toBe(true);
+  }, 120_000);
 
   it('a long line arriving in many small chunks decodes the same', async () => {
     const text = `${HEADER}\n${user(0, 'y'.repeat(1_000_000))}\n${user(1)}\n`;

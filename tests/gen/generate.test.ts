@@ -7,14 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decompress } from 'fzstd';
 import { Rng } from '../../src/core/gen/rng';
-import {
-  VIOLATION_KINDS,
-  generateLines,
-  generateLog,
-  generateText,
-  type GenMeta,
-  type GenOptions,
-} from '../../src/core/gen/generate';
+import { VIOLATION_KINDS, generateLines, generateLog, generateText, type GenMeta, type GenOptions } from '../../src/core/gen/generate';
 import { expandPackedRow, isPackedRow, validatePackedRow } from '../../src/core/decode/packed';
 import { referenceFold } from '../support/reference-fold';
 import { HAS_SHARED, SHARED_NOTE, SPEC_VECTORS, listFiles, readJson } from '../support/shared';
@@ -80,8 +73,7 @@ function gen(opts: GenOptions): { text: string; meta: GenMeta; d: Decoded } {
 const data = (e: Obj): Obj => e.data as Obj;
 const msgOf = (e: Obj): Obj => (e.type === 'user/message' ? data(e) : (data(e).message as Obj));
 const isReplace = (e: Obj): boolean => typeof e.surfaceOp === 'object' && e.surfaceOp !== null;
-const isCheckpoint = (e: Obj): boolean =>
-  e.type === 'user/message' && isReplace(e) && (data(e).source as Obj).plugin === 'compact';
+const isCheckpoint = (e: Obj): boolean => e.type === 'user/message' && isReplace(e) && (data(e).source as Obj).plugin === 'compact';
 
 /** A 20k-event log shared by the realism tests (generation is cheap, decoding a bit less). */
 const big = gen({ seed: 20, events: 20_000 });
@@ -139,7 +131,14 @@ describe('generateLog: determinism and shape', () => {
     const { meta, d } = gen({ seed: 7, events: 5000, sessionId: 's-7' });
     expect(d.decodeError).toBeNull();
     expect(d.tornTail).toBe(false);
-    expect(d.header).toEqual({ type: 'session', version: 0, id: 's-7', createdAt: 1785400000000, cwd: '/home/dev/surface-lens', delegationDepth: 0 });
+    expect(d.header).toEqual({
+      type: 'session',
+      version: 0,
+      id: 's-7',
+      createdAt: 1785400000000,
+      cwd: '/home/dev/surface-lens',
+      delegationDepth: 0,
+    });
     expect(d.packedRows).toBeGreaterThan(0);
     d.events.forEach((e, i) => expect(e.seq).toBe(i));
     expect(meta.events).toBe(d.events.length);
@@ -164,7 +163,12 @@ describe('generateLog: determinism and shape', () => {
 
   it('seed 20: packed rows follow the writer rules (runs of 3+, one kind/turn/step/index/id/name)', () => {
     for (const line of big.text.split('\n')) {
-      if (!line.startsWith('{"type":"text-chunks"') && !line.startsWith('{"type":"reasoning-chunks"') && !line.startsWith('{"type":"tool-call-chunks"')) continue;
+      if (
+        !line.startsWith('{"type":"text-chunks"') &&
+        !line.startsWith('{"type":"reasoning-chunks"') &&
+        !line.startsWith('{"type":"tool-call-chunks"')
+      )
+        continue;
       const row = JSON.parse(line) as Obj;
       const members = (data(row).texts ?? data(row).args) as string[];
       expect(members.length).toBeGreaterThanOrEqual(3);
@@ -200,7 +204,7 @@ describe('generateLog: realism', () => {
     const prunes = events.filter((e) => e.type === 'tool/result' && isReplace(e));
     const cpSeqs = new Set(checkpoints.map((e) => e.seq));
     const nested = checkpoints.filter((e) => (e.sourceEventSeqs as number[]).some((s) => cpSeqs.has(s)));
-    const backwards = checkpoints.filter((e) => (e.surfaceOp as Obj).start as number > ((e.surfaceOp as Obj).end as number));
+    const backwards = checkpoints.filter((e) => ((e.surfaceOp as Obj).start as number) > ((e.surfaceOp as Obj).end as number));
     const failed = events.filter((e) => e.type === 'compaction/end' && data(e).error !== undefined);
     const manual = events.filter((e) => e.type === 'compaction/start' && data(e).turn === null);
     const empty = events.filter((e) => e.type === 'assistant/message' && (msgOf(e).content as unknown[]).length === 0);
@@ -219,8 +223,21 @@ describe('generateLog: realism', () => {
       prunes: prunes.length,
       emptyAssistantMessages: empty.length,
     });
-    for (const type of ['approval/asked', 'hook/invoked', 'todo/write', 'llm/retry', 'session/title', 'request/header', 'request/context', 'command/run', 'tool/code-dispatch']) {
-      expect(events.some((e) => e.type === type), type).toBe(true);
+    for (const type of [
+      'approval/asked',
+      'hook/invoked',
+      'todo/write',
+      'llm/retry',
+      'session/title',
+      'request/header',
+      'request/context',
+      'command/run',
+      'tool/code-dispatch',
+    ]) {
+      expect(
+        events.some((e) => e.type === type),
+        type,
+      ).toBe(true);
     }
   });
 
@@ -298,7 +315,10 @@ describe('generateLog: realism', () => {
       const cut = (((msgOf(copy).content as Obj[])[0] as Obj).content as Obj[])[0]?.text as string;
       expect([...text].length).toBeGreaterThan(8192);
       expect(cut).toBe([...text].slice(0, 4096).join('') + marker + [...text].slice(-1024).join(''));
-      const mask = (e: Obj): unknown => ({ ...data(e), message: { ...msgOf(e), content: [{ ...((msgOf(e).content as Obj[])[0] as Obj), content: null }] } });
+      const mask = (e: Obj): unknown => ({
+        ...data(e),
+        message: { ...msgOf(e), content: [{ ...((msgOf(e).content as Obj[])[0] as Obj), content: null }] },
+      });
       expect(mask(copy)).toEqual(mask(original));
     }
   });
@@ -411,7 +431,13 @@ describe('generateLog: realism', () => {
 
   it('seeds 1–6: small logs with aggressive compaction fold cleanly', () => {
     for (let seed = 1; seed <= 6; seed++) {
-      const { meta, d } = gen({ seed, events: 3000, compaction: { thresholdTokens: 1500, manualRate: 0.2, failureRate: 0.3 }, pruneThreshold: 600, longToolResultRate: 0.3 });
+      const { meta, d } = gen({
+        seed,
+        events: 3000,
+        compaction: { thresholdTokens: 1500, manualRate: 0.2, failureRate: 0.3 },
+        pruneThreshold: 600,
+        longToolResultRate: 0.3,
+      });
       const fold = referenceFold(d.events);
       expect(fold.error, `seed ${seed}`).toBeNull();
       expect(fold.nodes).toEqual(meta.nodes);

@@ -23,8 +23,20 @@ export function fakeApp(): { dir: string; remove: () => void } {
 export function treeSpecs(encoding: 'zstd' | 'jsonl' = 'zstd'): StoreSessionSpec[] {
   return [
     { id: 'parent-1', cwd: '/home/dev/alpha', gen: { seed: 11, events: 200 }, encoding },
-    { id: 'child-1', cwd: '/home/dev/alpha', gen: { seed: 12, events: 120, startTime: 1785400100000 }, encoding, parent: { id: 'parent-1', depth: 1 } },
-    { id: 'grandchild-1', cwd: '/home/dev/alpha/sub', gen: { seed: 13, events: 80, startTime: 1785400200000 }, encoding, parent: { id: 'child-1', depth: 2 } },
+    {
+      id: 'child-1',
+      cwd: '/home/dev/alpha',
+      gen: { seed: 12, events: 120, startTime: 1785400100000 },
+      encoding,
+      parent: { id: 'parent-1', depth: 1 },
+    },
+    {
+      id: 'grandchild-1',
+      cwd: '/home/dev/alpha/sub',
+      gen: { seed: 13, events: 80, startTime: 1785400200000 },
+      encoding,
+      parent: { id: 'child-1', depth: 2 },
+    },
     { id: 'other-1', cwd: '/home/dev/beta', gen: { seed: 14, events: 150, startTime: 1785400300000 }, encoding },
   ];
 }

@@ -39,23 +39,38 @@ function expectedTitle(lines: string[]): string | null {
 }
 
 describe('store listing', () => {
-  it.each(['zstd', 'jsonl'] as const)('lists a %s root: projects by cwd, the subagent tree, header fields, opaque ids', async (encoding) => {
-    const root = temp();
-    const specs = treeSpecs(encoding);
-    await writeStore(root, specs);
-    const { listing } = await listed([root]);
-    expect(listing.skipped).toEqual([]);
-    expect(listing.sessions).toHaveLength(4);
-    const byId = new Map(listing.sessions.map((row) => [row.sessionId, row]));
-    expect(byId.get('child-1')).toMatchObject({ parentSession: 'parent-1', origin: 'subagent', delegationDepth: 1, cwd: '/home/dev/alpha', format: encoding, state: 'live' });
-    expect(byId.get('grandchild-1')).toMatchObject({ parentSession: 'child-1', delegationDepth: 2, cwd: '/home/dev/alpha/sub', projectDir: '--home-dev-alpha-sub--' });
-    expect(byId.get('other-1')?.createdAt).toBe(1785400300000);
-    for (const row of listing.sessions) {
-      expect(row.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-      expect(row.id).not.toContain(row.sessionId);
-      expect(row.reason).toBeNull();
-    }
-  });
+  it.each(['zstd', 'jsonl'] as const)(
+    'lists a %s root: projects by cwd, the subagent tree, header fields, opaque ids',
+    async (encoding) => {
+      const root = temp();
+      const specs = treeSpecs(encoding);
+      await writeStore(root, specs);
+      const { listing } = await listed([root]);
+      expect(listing.skipped).toEqual([]);
+      expect(listing.sessions).toHaveLength(4);
+      const byId = new Map(listing.sessions.map((row) => [row.sessionId, row]));
+      expect(byId.get('child-1')).toMatchObject({
+        parentSession: 'parent-1',
+        origin: 'subagent',
+        delegationDepth: 1,
+        cwd: '/home/dev/alpha',
+        format: encoding,
+        state: 'live',
+      });
+      expect(byId.get('grandchild-1')).toMatchObject({
+        parentSession: 'child-1',
+        delegationDepth: 2,
+        cwd: '/home/dev/alpha/sub',
+        projectDir: '--home-dev-alpha-sub--',
+      });
+      expect(byId.get('other-1')?.createdAt).toBe(1785400300000);
+      for (const row of listing.sessions) {
+        expect(row.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        expect(row.id).not.toContain(row.sessionId);
+        expect(row.reason).toBeNull();
+      }
+    },
+  );
 
   it('reads titles lazily: the latest session/title, else the first user message, and the event count', async () => {
     const root = temp();
@@ -92,17 +107,32 @@ describe('store listing', () => {
     const root = temp();
     await writeStore(root, treeSpecs('zstd'));
     const project = join(root, '--home-dev-alpha--');
-    writeFileSync(join(project, 'old-id.jsonl'), `${sessionLines({ id: 'old-id', cwd: '/home/dev/alpha', gen: { seed: 1, events: 20 } }).join('\n')}\n`);
+    writeFileSync(
+      join(project, 'old-id.jsonl'),
+      `${sessionLines({ id: 'old-id', cwd: '/home/dev/alpha', gen: { seed: 1, events: 20 } }).join('\n')}\n`,
+    );
     await writeStore(root, [{ id: 'raw-1', cwd: '/home/dev/alpha', gen: { seed: 2, events: 30 }, encoding: 'jsonl' }]);
     mkdirSync(join(project, 'damaged'));
     writeFileSync(join(project, 'damaged', 'session.jsonl.zstd'), Buffer.from('not a zstandard frame at all\n'));
     mkdirSync(join(project, 'never-appended'));
     const { listing } = await listed([root]);
     const byFile = (pred: (r: (typeof listing.sessions)[number]) => boolean) => listing.sessions.find(pred);
-    expect(byFile((r) => r.fileName === 'old-id.jsonl')).toMatchObject({ state: 'refused', reason: expect.stringContaining('old flat layout') });
-    expect(byFile((r) => r.sessionId === 'raw-1')).toMatchObject({ state: 'refused', format: 'jsonl', reason: expect.stringContaining('a different encoding in this root') });
-    expect(byFile((r) => r.projectDir === '--home-dev-alpha--' && r.sessionId === null && r.fileName === 'session.jsonl.zstd')).toMatchObject({ state: 'damaged', reason: expect.stringMatching(/Zstandard|magic|frame/i) });
-    expect(listing.skipped).toContainEqual({ where: join('--home-dev-alpha--', 'never-appended'), reason: expect.stringContaining('no session.jsonl.zstd') });
+    expect(byFile((r) => r.fileName === 'old-id.jsonl')).toMatchObject({
+      state: 'refused',
+      reason: expect.stringContaining('old flat layout'),
+    });
+    expect(byFile((r) => r.sessionId === 'raw-1')).toMatchObject({
+      state: 'refused',
+      format: 'jsonl',
+      reason: expect.stringContaining('a different encoding in this root'),
+    });
+    expect(
+      byFile((r) => r.projectDir === '--home-dev-alpha--' && r.sessionId === null && r.fileName === 'session.jsonl.zstd'),
+    ).toMatchObject({ state: 'damaged', reason: expect.stringMatching(/Zstandard|magic|frame/i) });
+    expect(listing.skipped).toContainEqual({
+      where: join('--home-dev-alpha--', 'never-appended'),
+      reason: expect.stringContaining('no session.jsonl.zstd'),
+    });
     // The good sessions are still there.
     expect(listing.sessions.filter((r) => r.state === 'live' || r.state === 'ok')).toHaveLength(4);
   });
@@ -139,12 +169,19 @@ describe('store listing', () => {
       }) as StoreFs['open'],
     };
     const { store, listing } = await listed([root], fs);
-    expect(listing.sessions.find((r) => r.projectDir === '--home-dev-alpha--' && r.parentSession === null && r.sessionId === null)).toMatchObject({
+    expect(
+      listing.sessions.find((r) => r.projectDir === '--home-dev-alpha--' && r.parentSession === null && r.sessionId === null),
+    ).toMatchObject({
       state: 'refused',
       reason: 'permission denied (EACCES)',
     });
     expect(listing.sessions.some((r) => r.reason === 'no longer exists (ENOENT)')).toBe(true);
-    expect(listing.sessions.filter((r) => r.state === 'live').map((r) => r.sessionId).sort()).toEqual(['other-1', 'parent-1']);
+    expect(
+      listing.sessions
+        .filter((r) => r.state === 'live')
+        .map((r) => r.sessionId)
+        .sort(),
+    ).toEqual(['other-1', 'parent-1']);
     // Next walk: the deleted file is gone, reported as removed.
     const changes = await store.refresh();
     expect(changes.filter((c) => c.kind === 'removed')).toHaveLength(1);
@@ -167,7 +204,7 @@ describe('store listing', () => {
     const root = temp();
     await writeStore(root, treeSpecs('zstd'));
     let opens = 0;
-    const fs: StoreFs = { ...nodeFs, open: ((...args: Parameters<StoreFs['open']>) => (opens++, nodeFs.open(...args))) };
+    const fs: StoreFs = { ...nodeFs, open: (...args: Parameters<StoreFs['open']>) => (opens++, nodeFs.open(...args)) };
     const { store } = await listed([root], fs);
     expect(opens).toBeGreaterThan(0);
     opens = 0;

@@ -26,7 +26,14 @@ async function setup() {
   cleanups.push(store.remove, cache.remove, app.remove);
   const paths = await writeStore(store.dir, treeSpecs('jsonl'));
   const serve = async () => {
-    const server = await startViewServer({ paths: [store.dir], appDir: app.dir, defaultPort: 0, pollMs: 100, cacheDir: cache.dir, noWatcher: true });
+    const server = await startViewServer({
+      paths: [store.dir],
+      appDir: app.dir,
+      defaultPort: 0,
+      pollMs: 100,
+      cacheDir: cache.dir,
+      noWatcher: true,
+    });
     cleanups.push(() => server.close());
     const ask = async (q: string): Promise<StoreSearchAnswer> => {
       const r = await http(server.port, `/api/store/search?q=${encodeURIComponent(q)}`, { 'x-surface-lens-token': server.token });
@@ -65,7 +72,9 @@ describe('store-wide search', () => {
     for (const q of ['parser', 'file_path', 'type:tool/call', 'tool:read', 'is:error', 'is:compaction -parser']) {
       const [indexed, read] = [await ask(q), await scanner.search(q)];
       expect(indexed.candidates, q).toBeLessThanOrEqual(read.candidates);
-      expect(indexed.sessions.map((x) => [x.sessionId, x.total]).sort(), q).toEqual(read.sessions.map((x) => [x.sessionId, x.total]).sort());
+      expect(indexed.sessions.map((x) => [x.sessionId, x.total]).sort(), q).toEqual(
+        read.sessions.map((x) => [x.sessionId, x.total]).sort(),
+      );
     }
     // A refused query says what and where, and reads nothing.
     const bad = await ask('tool:"open');
@@ -84,13 +93,18 @@ describe('store-wide search', () => {
     const grown = paths.find((p) => p.includes('other-1')) ?? '';
     const lines = readFileSync(grown, 'utf8').trimEnd().split('\n');
     const last = JSON.parse(lines[lines.length - 1] as string) as { seq: number; time: number };
-    appendFileSync(grown, `${JSON.stringify({ type: 'feedback/record', seq: last.seq + 1, time: last.time + 1, data: { text: 'a zanzibarite crystal' } })}\n`);
+    appendFileSync(
+      grown,
+      `${JSON.stringify({ type: 'feedback/record', seq: last.seq + 1, time: last.time + 1, data: { text: 'a zanzibarite crystal' } })}\n`,
+    );
     let answer = await ask('zanzibarite');
-    for (const start = Date.now(); answer.sessions.length === 0 && Date.now() - start < 8000; ) {
+    for (const start = Date.now(); answer.sessions.length === 0 && Date.now() - start < 8000;) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       answer = await ask('zanzibarite');
     }
-    expect(answer.sessions.map((s) => [s.sessionId, s.matches.map((m) => [m.seq, m.type])])).toEqual([['other-1', [[last.seq + 1, 'feedback/record']]]]);
+    expect(answer.sessions.map((s) => [s.sessionId, s.matches.map((m) => [m.seq, m.type])])).toEqual([
+      ['other-1', [[last.seq + 1, 'feedback/record']]],
+    ]);
     const [match] = answer.sessions[0]?.matches ?? [];
     expect(match && match.snippet.slice(...(match.marks[0] as [number, number]))).toBe('zanzibarite');
     await server.search.settled();

@@ -60,11 +60,19 @@ describe('view server safety', () => {
     const server = await serve([root]);
     const listing = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body);
     const id = listing.sessions[0]?.id as string;
-    const dataPaths = ['/api/store', `/api/store/details?ids=${id}`, `/api/store/session/${id}/file`, `/api/store/session/${id}/bytes?from=0`, '/api/store/events'];
+    const dataPaths = [
+      '/api/store',
+      `/api/store/details?ids=${id}`,
+      `/api/store/session/${id}/file`,
+      `/api/store/session/${id}/bytes?from=0`,
+      '/api/store/events',
+    ];
     for (const path of dataPaths) {
       expect((await http(server.port, path)).status, path).toBe(401);
       expect((await http(server.port, path, { 'x-surface-lens-token': 'wrong' })).status, path).toBe(401);
-      expect((await http(server.port, path, { cookie: `surface_lens_token_${server.port}=${server.token.slice(1)}x` })).status, path).toBe(401);
+      expect((await http(server.port, path, { cookie: `surface_lens_token_${server.port}=${server.token.slice(1)}x` })).status, path).toBe(
+        401,
+      );
       // The token in a query string is not a credential for data.
       expect((await http(server.port, `${path}${path.includes('?') ? '&' : '?'}token=${server.token}`)).status, path).toBe(401);
     }
@@ -103,7 +111,15 @@ describe('view server safety', () => {
       expect((await http(server.port, path, { ...server.auth, 'sec-fetch-site': 'cross-site' })).status, path).toBe(403);
       expect((await http(server.port, path, { ...server.auth, 'sec-fetch-site': 'same-site' })).status, path).toBe(403);
     }
-    expect((await http(server.port, '/api/store', { ...server.auth, origin: `http://127.0.0.1:${server.port}`, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    expect(
+      (
+        await http(server.port, '/api/store', {
+          ...server.auth,
+          origin: `http://127.0.0.1:${server.port}`,
+          'sec-fetch-site': 'same-origin',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('writes nothing under the roots (tree snapshot before and after reading, following and refusing)', async () => {
@@ -117,7 +133,8 @@ describe('view server safety', () => {
     for (const row of listing.sessions) {
       await http(server.port, `/api/store/session/${row.id}/file`, server.auth);
       await http(server.port, `/api/store/session/${row.id}/bytes?from=0`, server.auth);
-      for (const method of ['POST', 'PUT', 'DELETE']) expect((await http(server.port, `/api/store/session/${row.id}/file`, server.auth, method)).status).toBe(405);
+      for (const method of ['POST', 'PUT', 'DELETE'])
+        expect((await http(server.port, `/api/store/session/${row.id}/file`, server.auth, method)).status).toBe(405);
     }
     await new Promise((resolve) => setTimeout(resolve, 600)); // a few polls of the watch
     await server.close();
@@ -165,7 +182,9 @@ describe('view server safety', () => {
     // Still serving.
     expect((await http(server.port, '/api/store', server.auth)).status).toBe(200);
     const parent = listing.sessions.find((r) => r.sessionId === 'parent-1');
-    expect((await http(server.port, `/api/store/session/${parent?.id}/file`, server.auth)).body.equals(readFileSync(paths[0] as string))).toBe(true);
+    expect(
+      (await http(server.port, `/api/store/session/${parent?.id}/file`, server.auth)).body.equals(readFileSync(paths[0] as string)),
+    ).toBe(true);
   });
 });
 
@@ -173,7 +192,9 @@ describe('byte ranges', () => {
   it('sends whole frames from an offset, and a partial last frame later', async () => {
     const { root, paths } = await storeWithTree();
     const server = await serve([root], { pollMs: 60_000, noWatcher: true });
-    const row = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body).sessions.find((r) => r.sessionId === 'other-1');
+    const row = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body).sessions.find(
+      (r) => r.sessionId === 'other-1',
+    );
     const file = readFileSync(paths[3] as string);
     const frames = walkZstdFrames(file).frames;
     const whole = await http(server.port, `/api/store/session/${row?.id}/bytes?from=0`, server.auth);
@@ -267,7 +288,9 @@ describe('session file by range (a follower reading past its size)', () => {
   it('answers Range with 206 and the bytes, past the end with 416 and the size, an unchanged ETag with 304', async () => {
     const { root, paths } = await storeWithTree();
     const server = await serve([root], { pollMs: 60_000, noWatcher: true });
-    const row = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body).sessions.find((r) => r.sessionId === 'other-1');
+    const row = json<StoreListing>((await http(server.port, '/api/store', server.auth)).body).sessions.find(
+      (r) => r.sessionId === 'other-1',
+    );
     const path = `/api/store/session/${row?.id}/file/session.jsonl.zstd`;
     const file = readFileSync(paths[3] as string);
     const whole = await http(server.port, path, server.auth);
@@ -278,11 +301,17 @@ describe('session file by range (a follower reading past its size)', () => {
     expect(head.status).toBe(206);
     expect(head.body.equals(file.subarray(0, 64))).toBe(true);
     expect(head.headers['content-range']).toBe(`bytes 0-63/${file.length}`);
-    expect((await http(server.port, path, { ...server.auth, range: `bytes=${file.length}-` })).headers['content-range']).toBe(`bytes */${file.length}`);
+    expect((await http(server.port, path, { ...server.auth, range: `bytes=${file.length}-` })).headers['content-range']).toBe(
+      `bytes */${file.length}`,
+    );
     expect((await http(server.port, path, { ...server.auth, 'if-none-match': String(whole.headers.etag) })).status).toBe(304);
     const batch = await zstdFrames(['{"type":"turn/start","seq":999,"time":1,"data":{}}\n']);
     appendFileSync(paths[3] as string, batch);
-    const tail = await http(server.port, path, { ...server.auth, range: `bytes=${file.length}-`, 'if-none-match': String(whole.headers.etag) });
+    const tail = await http(server.port, path, {
+      ...server.auth,
+      range: `bytes=${file.length}-`,
+      'if-none-match': String(whole.headers.etag),
+    });
     expect(tail.status).toBe(206);
     expect(tail.body.equals(Buffer.from(batch))).toBe(true);
     // Without the token, no range either.

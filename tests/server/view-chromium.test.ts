@@ -49,7 +49,9 @@ describe.skipIf(!haveChromium)('surface-lens view in Chromium', () => {
   });
 
   const rows = (page: Page) =>
-    page.$$eval('[role=treeitem]', (items) => items.map((item) => `${item.getAttribute('aria-level')} ${item.querySelector('.sv-id, .sv-project')?.textContent ?? ''}`));
+    page.$$eval('[role=treeitem]', (items) =>
+      items.map((item) => `${item.getAttribute('aria-level')} ${item.querySelector('.sv-id, .sv-project')?.textContent ?? ''}`),
+    );
   const eventsShown = async (page: Page): Promise<number> => {
     const text = (await page.textContent('.appbar-file .muted')) ?? '';
     return Number(/([\d,]+) events/.exec(text)?.[1]?.replace(/,/g, '') ?? NaN);

@@ -69,7 +69,14 @@ describe('filter and search', () => {
     await older;
     expect(store.getState().search.status).toBe('found');
     // The state is the newer (backward) search's answer, whatever order the answers came in.
-    const backward = await client.search({ session: selectSessionId(store.getState()), text: 'summar', filter: store.getState().filter, fromRow: -1, direction: -1, step: 0 });
+    const backward = await client.search({
+      session: selectSessionId(store.getState()),
+      text: 'summar',
+      filter: store.getState().filter,
+      fromRow: -1,
+      direction: -1,
+      step: 0,
+    });
     expect(store.getState().search.seq).toBe(backward.seq);
   });
 

@@ -48,7 +48,13 @@ function host(): { set(bytes: Uint8Array): void; fetch: FollowFetch } {
       const etag = `"${version}"`;
       const make = (status: number, body: Uint8Array, extra: Record<string, string> = {}) => {
         const headers: Record<string, string> = { etag, ...extra };
-        return { ok: status < 300, status, statusText: '', headers: { get: (n: string) => headers[n.toLowerCase()] ?? null }, arrayBuffer: async () => body.slice().buffer };
+        return {
+          ok: status < 300,
+          status,
+          statusText: '',
+          headers: { get: (n: string) => headers[n.toLowerCase()] ?? null },
+          arrayBuffer: async () => body.slice().buffer,
+        };
       };
       if (init?.headers?.['If-None-Match'] === etag) return make(304, new Uint8Array(0));
       if (range === null) return make(200, bytes);
@@ -60,7 +66,13 @@ function host(): { set(bytes: Uint8Array): void; fetch: FollowFetch } {
   };
 }
 
-const lines = generateText({ seed: 41, events: 900, compaction: { thresholdTokens: 1200 }, pruneThreshold: 400, longToolResultRate: 0.3 }).split(/(?<=\n)/);
+const lines = generateText({
+  seed: 41,
+  events: 900,
+  compaction: { thresholdTokens: 1200 },
+  pruneThreshold: 400,
+  longToolResultRate: 0.3,
+}).split(/(?<=\n)/);
 const prefix = (n: number): Uint8Array => enc(lines.slice(0, n).join(''));
 
 async function settle(scheduler: ManualScheduler, until: () => boolean): Promise<void> {
@@ -119,10 +131,16 @@ describe('live follow', () => {
   });
 
   it('a file picked without a handle says why it cannot be followed', async () => {
-    const store = createAppStore(new InProcessCoreClient(createEngine({ pause: async () => {} })), { storage: memoryStorage(), location: noLocation });
+    const store = createAppStore(new InProcessCoreClient(createEngine({ pause: async () => {} })), {
+      storage: memoryStorage(),
+      location: noLocation,
+    });
     await store.getState().openSource({ kind: 'file', file: new Blob([prefix(20).slice()]), name: 'x.jsonl' });
     store.getState().startFollow();
-    expect(store.getState().live).toMatchObject({ active: false, error: expect.stringMatching(/needs Chromium .* or `surface-lens view`/) });
+    expect(store.getState().live).toMatchObject({
+      active: false,
+      error: expect.stringMatching(/needs Chromium .* or `surface-lens view`/),
+    });
     store.dispose();
   });
 });

@@ -82,20 +82,34 @@ export function makeEngineStore(options: TestEngineOptions = {}, deps: AppStoreD
 }
 
 /** A store on the real engine with a project fixture opened, as the user would open it. */
-export async function engineStoreWith(fixture = 'teaching.jsonl', options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+export async function engineStoreWith(
+  fixture = 'teaching.jsonl',
+  options: TestEngineOptions = {},
+  deps: AppStoreDeps = {},
+): Promise<EngineTestStore> {
   const test = makeEngineStore(options, deps);
   await test.store.getState().openSource({ kind: 'text', name: fixture, text: fixtureText(fixture) });
   return test;
 }
 
 /** A store on the real engine with a log's text opened as pasted text named `name`. */
-export async function engineStoreWithText(text: string, name: string, options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+export async function engineStoreWithText(
+  text: string,
+  name: string,
+  options: TestEngineOptions = {},
+  deps: AppStoreDeps = {},
+): Promise<EngineTestStore> {
   const test = makeEngineStore(options, deps);
   await test.store.getState().openSource({ kind: 'text', name, text });
   return test;
 }
 
 /** A store on the real engine with a log written by the test opened (`name` is its file name). */
-export function engineStoreWithLog(events: readonly LogEvent[], name = 'test.jsonl', options: TestEngineOptions = {}, deps: AppStoreDeps = {}): Promise<EngineTestStore> {
+export function engineStoreWithLog(
+  events: readonly LogEvent[],
+  name = 'test.jsonl',
+  options: TestEngineOptions = {},
+  deps: AppStoreDeps = {},
+): Promise<EngineTestStore> {
   return engineStoreWithText(logText(events), name, options, deps);
 }

@@ -73,7 +73,12 @@ describe('loading', () => {
       {
         fetch: async (url) => {
           urls.push(url);
-          return { ok: true, status: 200, statusText: 'OK', arrayBuffer: async () => bytes(url.endsWith('index.json') ? manifest : teaching) };
+          return {
+            ok: true,
+            status: 200,
+            statusText: 'OK',
+            arrayBuffer: async () => bytes(url.endsWith('index.json') ? manifest : teaching),
+          };
         },
       },
     );

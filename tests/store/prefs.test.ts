@@ -18,7 +18,13 @@ describe('prefs', () => {
     store.getState().setPrices({ m: { input: 3, output: 15 } });
     store.getState().goTo(3);
     const saved = JSON.parse(storage.getItem(PREFS_KEY) ?? '{}') as { state: Record<string, unknown> };
-    expect(saved.state).toEqual({ theme: 'dark', paneSizes: { main: [0.4, 0.6] }, speed: 30, timeMode: 'clock', prices: { m: { input: 3, output: 15 } } });
+    expect(saved.state).toEqual({
+      theme: 'dark',
+      paneSizes: { main: [0.4, 0.6] },
+      speed: 30,
+      timeMode: 'clock',
+      prices: { m: { input: 3, output: 15 } },
+    });
     const again = make(storage);
     expect(again.getState().theme).toBe('dark');
     expect(again.getState().paneSizes).toEqual({ main: [0.4, 0.6] });
@@ -29,7 +35,13 @@ describe('prefs', () => {
 
   it('ignores malformed stored prefs', () => {
     const storage = memoryStorage();
-    storage.setItem(PREFS_KEY, JSON.stringify({ state: { theme: 'neon', speed: -3, paneSizes: { a: ['x'], b: [0.5, 0.5] }, prices: { m: { input: 'x' } } }, version: 1 }));
+    storage.setItem(
+      PREFS_KEY,
+      JSON.stringify({
+        state: { theme: 'neon', speed: -3, paneSizes: { a: ['x'], b: [0.5, 0.5] }, prices: { m: { input: 'x' } } },
+        version: 1,
+      }),
+    );
     const store = make(storage);
     expect(store.getState().theme).toBe('light');
     expect(store.getState().speed).toBe(5);

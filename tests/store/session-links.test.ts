@@ -6,7 +6,16 @@ import { storeRow } from '../support/store-rows';
 
 function row(id: string, over: Partial<StoreSessionRow> = {}): StoreSessionRow {
   const sessionId = `11111111-0000-4000-8000-${id.padStart(12, '0')}`;
-  const base = { sessionId, cwd: '/w', projectDir: '--w--', fileName: 'session.jsonl.zstd', format: 'zstd', size: 1, createdAt: 1000, modifiedAt: 1000 } as const;
+  const base = {
+    sessionId,
+    cwd: '/w',
+    projectDir: '--w--',
+    fileName: 'session.jsonl.zstd',
+    format: 'zstd',
+    size: 1,
+    createdAt: 1000,
+    modifiedAt: 1000,
+  } as const;
   return storeRow(id, { ...base, ...over });
 }
 

@@ -2,8 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { selectPageTitle } from '../../src/store/selectors';
 import type { AppState } from '../../src/store/types';
 
-const state = (partial: Record<string, unknown>): AppState => ({ load: null, status: 'idle', sourceName: null, session: 0, ...partial }) as unknown as AppState;
-const load = (file: string, paths: string[]) => ({ file, sessions: paths.map((path, index) => ({ index, path, sessionId: `id${index}` })) });
+const state = (partial: Record<string, unknown>): AppState =>
+  ({ load: null, status: 'idle', sourceName: null, session: 0, ...partial }) as unknown as AppState;
+const load = (file: string, paths: string[]) => ({
+  file,
+  sessions: paths.map((path, index) => ({ index, path, sessionId: `id${index}` })),
+});
 
 describe('page title', () => {
   it('names the file, and the session when the file holds several', () => {

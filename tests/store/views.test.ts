@@ -1,7 +1,13 @@
 /** The store slices of the views and replace inspector, demos, exports and the playground. */
 import { describe, expect, it, vi } from 'vitest';
 import type { ExportFile } from '../../src/protocol/protocol';
-import { selectDemoNoteIndex, selectHasNextNote, selectHasPreviousNote, selectSessionId, selectSessionKey } from '../../src/store/selectors';
+import {
+  selectDemoNoteIndex,
+  selectHasNextNote,
+  selectHasPreviousNote,
+  selectSessionId,
+  selectSessionKey,
+} from '../../src/store/selectors';
 import { fixtureText } from '../support/test-engine';
 import { engineStoreWith, makeEngineStore } from './helpers';
 
@@ -72,7 +78,9 @@ describe('export slice', () => {
     const { store, client } = await engineStoreWith('teaching.jsonl', {}, { download });
     store.getState().goTo(20);
     await store.getState().exportFile('model-view');
-    expect(client.callsTo('exportText').at(-1)?.args).toEqual([{ session: selectSessionId(store.getState()), kind: 'model-view', step: 20 }]);
+    expect(client.callsTo('exportText').at(-1)?.args).toEqual([
+      { session: selectSessionId(store.getState()), kind: 'model-view', step: 20 },
+    ]);
     expect(download).toHaveBeenCalledTimes(1);
     const file = download.mock.calls[0]![0];
     expect(file.name).toBe('teaching-sample.model-view.step-20.json');
@@ -127,7 +135,10 @@ describe('playground slice', () => {
     expect(ok).toMatchObject({ ok: true, seq: 0 });
     expect(sb()).toMatchObject({ step: 1, selectedSeq: 0, lastAccepted: 0, refusal: null });
     const before = { load: sb().load, step: sb().step, selectedSeq: sb().selectedSeq, key: selectSessionKey(sb()) };
-    const refused = await sb().offer({ kind: 'raw', json: '{"type":"user/message","data":{},"surfaceOp":{"op":"replace","start":99,"end":99}}' });
+    const refused = await sb().offer({
+      kind: 'raw',
+      json: '{"type":"user/message","data":{},"surfaceOp":{"op":"replace","start":99,"end":99}}',
+    });
     expect(refused).toMatchObject({ ok: false });
     expect(sb().refusal).toEqual({ message: 'surface replace: start seq 99 not found in surface', rule: 'surface/replace-range' });
     expect({ load: sb().load, step: sb().step, selectedSeq: sb().selectedSeq, key: selectSessionKey(sb()) }).toEqual(before);

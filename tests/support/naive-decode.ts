@@ -55,8 +55,7 @@ export function naiveDecode(text: string): NaiveDecoded {
         return { header, events, badLine: i + 1 };
       }
       events.push(...expandPackedRow(row));
-    }
-    else if (Array.isArray(value)) events.push(...(value as unknown[]));
+    } else if (Array.isArray(value)) events.push(...(value as unknown[]));
     else events.push(value);
   }
   return { header, events, badLine: null };

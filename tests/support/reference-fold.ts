@@ -113,9 +113,7 @@ function checkProvenance(event: unknown, type: unknown, seq: number, shadowed: n
   const missing: number[] = [];
   for (const s of shadowed) if (!list.includes(s)) missing.push(s);
   if (missing.length > 0) {
-    throw new FoldError(
-      `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`,
-    );
+    throw new FoldError(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`);
   }
 }
 
@@ -177,9 +175,7 @@ export function referenceFold(events: unknown[]): ReferenceFoldResult {
       const endIdx = nodes.indexOf(end);
       if (endIdx === -1) throw new FoldError(`surface replace: end seq ${end} not found in surface`);
       if (startIdx > endIdx) {
-        throw new FoldError(
-          `surface replace: start seq ${start} (index ${startIdx}) is after end seq ${end} (index ${endIdx})`,
-        );
+        throw new FoldError(`surface replace: start seq ${start} (index ${startIdx}) is after end seq ${end} (index ${endIdx})`);
       }
       const shadowed = nodes.slice(startIdx, endIdx + 1);
       // P

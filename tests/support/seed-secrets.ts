@@ -6,14 +6,32 @@
  */
 import { SEEDED_SECRETS } from './secrets';
 
-const WORDS = ['import', 'return', 'function', 'const', 'await', 'file', 'object', 'parser', 'config', 'package', 'patch', 'command', 'Cache', 'step'];
+const WORDS = [
+  'import',
+  'return',
+  'function',
+  'const',
+  'await',
+  'file',
+  'object',
+  'parser',
+  'config',
+  'package',
+  'patch',
+  'command',
+  'Cache',
+  'step',
+];
 const TEXT_KEYS = new Set(['text', 'texts', 'argumentsDelta', 'args', 'arguments', 'content', 'summary']);
 
 function seedString(text: string, rotation: number): string {
-  return text.replace(/\b(import|return|function|const|await|file|object|parser|config|package|patch|command|Cache|step)\b/g, (word: string) => {
-    const secret = SEEDED_SECRETS[(WORDS.indexOf(word) + rotation) % SEEDED_SECRETS.length];
-    return `${word} ${secret?.text ?? ''}`;
-  });
+  return text.replace(
+    /\b(import|return|function|const|await|file|object|parser|config|package|patch|command|Cache|step)\b/g,
+    (word: string) => {
+      const secret = SEEDED_SECRETS[(WORDS.indexOf(word) + rotation) % SEEDED_SECRETS.length];
+      return `${word} ${secret?.text ?? ''}`;
+    },
+  );
 }
 
 function walk(value: unknown, rotation: number, inText: boolean): unknown {

@@ -15,7 +15,11 @@ import { createEngine } from '../../src/worker/engine';
 const FIXTURES = import.meta.glob<string>('../fixtures/*.jsonl', { query: '?raw', import: 'default', eager: true });
 
 /** The binary fixtures (an export ZIP, Zstandard files) as data URLs, bundled by Vite. */
-const BINARY_FIXTURES = import.meta.glob<string>(['../fixtures/*.zip', '../fixtures/*.zstd'], { query: '?inline', import: 'default', eager: true });
+const BINARY_FIXTURES = import.meta.glob<string>(['../fixtures/*.zip', '../fixtures/*.zstd'], {
+  query: '?inline',
+  import: 'default',
+  eager: true,
+});
 
 /** The bytes of a binary project fixture (`tests/fixtures/<name>`). */
 export function fixtureBytes(name: string): Uint8Array<ArrayBuffer> {

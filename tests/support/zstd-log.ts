@@ -46,4 +46,3 @@ export function zstdFrameSummary(result: ZstdLogResult): ZstdFrameSummary {
 export function checkZstdFrames(result: ZstdLogResult): ZstdFinding[] {
   return checkZstdFrameSummary(zstdFrameSummary(result));
 }
-

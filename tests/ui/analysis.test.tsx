@@ -47,7 +47,9 @@ describe('Analysis views', () => {
     const title = marks[0]!.querySelector('title')!.textContent;
     expect(title).toContain(`✂ prefix break at request seq ${first.seq}`);
     expect(title).toContain(first.brokenBy!.kind === 'header' ? 'request header changed' : `replace at seq ${first.brokenBy!.seq}`);
-    expect(title).toContain(first.usage?.cacheRead == null ? 'no cache reads recorded' : `recorded cache reads ${first.usage.cacheRead.toLocaleString('en-US')}`);
+    expect(title).toContain(
+      first.usage?.cacheRead == null ? 'no cache reads recorded' : `recorded cache reads ${first.usage.cacheRead.toLocaleString('en-US')}`,
+    );
     expect(region().textContent).toContain('reused prefix');
   });
 
@@ -111,14 +113,30 @@ describe('Analysis views', () => {
 
     // At $1 per million of every kind of token, the cost is the token count in millions.
     const u = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!.analytics!.requests;
-    const tokens = u.reduce((n, r) => n + (r.usage ? (r.usage.input ?? 0) + (r.usage.output ?? 0) + (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0) + (r.usage.reasoning ?? 0) : 0), 0);
-    const expected = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(tokens / 1e6);
+    const tokens = u.reduce(
+      (n, r) =>
+        n +
+        (r.usage
+          ? (r.usage.input ?? 0) + (r.usage.output ?? 0) + (r.usage.cacheRead ?? 0) + (r.usage.cacheWrite ?? 0) + (r.usage.reasoning ?? 0)
+          : 0),
+      0,
+    );
+    const expected = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 4,
+    }).format(tokens / 1e6);
     const total = within(table).getByRole('rowheader', { name: 'Total' }).closest('tr')!;
     expect(total.querySelector('.tok-cost')!.textContent).toBe(expected);
     expect(table.querySelectorAll('tbody .tok-cost')).toHaveLength(new Set(u.map((r) => r.turn)).size);
 
     // Kept across visits.
-    const again = createAppStore(new InProcessCoreClient(createEngine()), { storage, scheduler: new FakeScheduler(), location: new FakeLocation() });
+    const again = createAppStore(new InProcessCoreClient(createEngine()), {
+      storage,
+      scheduler: new FakeScheduler(),
+      location: new FakeLocation(),
+    });
     expect(Object.keys(again.getState().prices).sort()).toEqual([...models].sort());
     again.dispose();
   });
@@ -156,7 +174,9 @@ describe('Analysis views', () => {
     expect(loss).toBeTruthy();
     act(() => store.getState().openReplace(loss.seq));
     const dialog = await waitFor(() => screen.getByRole('dialog', { name: 'Replace inspector' }), { timeout: 10_000 });
-    const section = await waitFor(() => within(dialog).getByRole('region', { name: 'Prefix cache and what was lost' }), { timeout: 10_000 });
+    const section = await waitFor(() => within(dialog).getByRole('region', { name: 'Prefix cache and what was lost' }), {
+      timeout: 10_000,
+    });
     expect(section.textContent).toContain(`Invalidated ~${loss.invalidatedTokens.toLocaleString('en-US')} tokens`);
     const paths = section.querySelector('tr[data-category="paths"]')!;
     expect(paths.textContent).toContain(`${loss.kept.paths[0]} of ${loss.kept.paths[1]}`);

@@ -34,7 +34,9 @@ describe('status region and banners', () => {
     const { store } = await renderFixture(<App />, 'violation-replace.jsonl');
     const message = 'surface replace: sourceEventSeqs must include every shadowed surface node; missing 908';
     const events = store.getState().load!.sessions[0]!.events;
-    expect(screen.getByRole('status').textContent).toBe(`Loaded ${events.toLocaleString('en-US')} events. Surface error at seq 1177, line 228: ${message}`);
+    expect(screen.getByRole('status').textContent).toBe(
+      `Loaded ${events.toLocaleString('en-US')} events. Surface error at seq 1177, line 228: ${message}`,
+    );
     const banner = screen.getByLabelText('Surface error');
     expect(banner.textContent).toContain('Surface error at seq 1177, line 228:');
     expect(banner.textContent).toContain(message);

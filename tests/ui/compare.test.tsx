@@ -26,7 +26,9 @@ async function comparing() {
   const test = makeEngineStore();
   await test.store.getState().openSource({ kind: 'text', name: 'a.jsonl', text: A });
   await test.store.getState().openCompare({ kind: 'text', name: 'b.jsonl', text: B });
-  const [a, b] = await Promise.all([A, B].map(async (t) => (await openBytes(new TextEncoder().encode(t), { name: 'x.jsonl' })).sessions[0]!));
+  const [a, b] = await Promise.all(
+    [A, B].map(async (t) => (await openBytes(new TextEncoder().encode(t), { name: 'x.jsonl' })).sessions[0]!),
+  );
   return { test, expected: compareSessions(a!, b!) };
 }
 
@@ -44,7 +46,9 @@ describe('Compare with…', () => {
     expect(state.load!.file).toBe('a.jsonl');
     renderWith(<CompareView />, test);
     const summary = await within(panel()).findByRole('status', {}, { timeout: 10_000 });
-    expect(summary.textContent).toContain(`Equal for the first ${DIVERGE} events; then this log has seq ${DIVERGE} (user/message), b.jsonl has seq ${DIVERGE} (user/message).`);
+    expect(summary.textContent).toContain(
+      `Equal for the first ${DIVERGE} events; then this log has seq ${DIVERGE} (user/message), b.jsonl has seq ${DIVERGE} (user/message).`,
+    );
   });
 
   it('steps both together from the divergence, with the model views diffed message by message', async () => {
@@ -99,7 +103,10 @@ describe('Compare with…', () => {
   });
 
   it('links a comparison of URLs with the main source and the hash', async () => {
-    expect(parseCompareParam(compareParamOf({ kind: 'url', url: 'https://x.test/b.jsonl?v=1' })!)).toEqual({ kind: 'url', url: 'https://x.test/b.jsonl?v=1' });
+    expect(parseCompareParam(compareParamOf({ kind: 'url', url: 'https://x.test/b.jsonl?v=1' })!)).toEqual({
+      kind: 'url',
+      url: 'https://x.test/b.jsonl?v=1',
+    });
     expect(parseCompareParam('session:2')).toEqual({ kind: 'loaded', index: 2 });
     expect(parseCompareParam('file:/etc/passwd')).toBeNull();
     expect(compareParamOf({ kind: 'text', name: 'p', text: '' })).toBeNull();

@@ -76,7 +76,9 @@ describe('Exports', () => {
     choose(/^Log \(cut at cursor, step 17\)/);
     await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
     const session = store.getState().load!.sessions[0]!.id;
-    expect(client.callsTo('exportSession').map((c) => c.args)).toEqual([[{ session, format: 'jsonl', step: 17, seq: store.getState().selectedSeq, redact: true, template: undefined }]]);
+    expect(client.callsTo('exportSession').map((c) => c.args)).toEqual([
+      [{ session, format: 'jsonl', step: 17, seq: store.getState().selectedSeq, redact: true, template: undefined }],
+    ]);
     const file = download.mock.calls[0]![0];
     expect(file).toMatchObject({ mime: 'application/jsonl' });
     expect(file.name).toMatch(/\.step-17\.redacted\.jsonl$/);
@@ -93,7 +95,12 @@ describe('Exports', () => {
     const template = `<!doctype html><html><head></head><body>${SESSION_SLOT}</body></html>`;
     const fetch = (url: string) => {
       fetched.push(url);
-      return Promise.resolve({ ok: true, status: 200, statusText: 'OK', arrayBuffer: () => Promise.resolve(new TextEncoder().encode(template).buffer) });
+      return Promise.resolve({
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        arrayBuffer: () => Promise.resolve(new TextEncoder().encode(template).buffer),
+      });
     };
     const test = await engineStoreWith('teaching.jsonl', {}, { download, fetch });
     renderWith(<ExportMenu />, test);

@@ -12,12 +12,20 @@ const inspector = () => screen.getByRole('region', { name: 'Inspector' });
 
 const HEADER = '{"type":"session","version":0,"id":"inspect","createdAt":0,"delegationDepth":0}';
 const userLine = (seq: number, text: string) =>
-  JSON.stringify({ type: 'user/message', seq, time: 0, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }, surfaceOp: 'append' });
+  JSON.stringify({
+    type: 'user/message',
+    seq,
+    time: 0,
+    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
+    surfaceOp: 'append',
+  });
 
 /** A store on the real engine with a small log of user messages opened. */
 async function withLog(texts: string[], deps: Parameters<typeof makeEngineStore>[1] = {}) {
   const test = makeEngineStore({}, deps);
-  await test.store.getState().openSource({ kind: 'text', name: 'inspect.jsonl', text: [HEADER, ...texts.map((t, i) => userLine(i, t)), ''].join('\n') });
+  await test.store
+    .getState()
+    .openSource({ kind: 'text', name: 'inspect.jsonl', text: [HEADER, ...texts.map((t, i) => userLine(i, t)), ''].join('\n') });
   return test;
 }
 
@@ -38,7 +46,11 @@ describe('Inspector', () => {
     const sources = within(inspector()).getAllByRole('button', { name: /^sources seq/ });
     expect(sources.map((b) => b.textContent)).toEqual(['11']);
     expect(within(inspector()).getByRole('button', { name: 'replaced by seq 43' })).toBeTruthy();
-    expect(within(inspector()).getAllByRole('button', { name: /^replaces seq/ }).map((b) => b.textContent)).toEqual(['11']);
+    expect(
+      within(inspector())
+        .getAllByRole('button', { name: /^replaces seq/ })
+        .map((b) => b.textContent),
+    ).toEqual(['11']);
     fireEvent.click(within(inspector()).getByRole('button', { name: 'sources seq 11' }));
     expect(store.getState().selectedSeq).toBe(11);
   });
@@ -48,7 +60,9 @@ describe('Inspector', () => {
     act(() => store.getState().select(11));
     // Wait for the detail itself, not the "Loading seq 11…" placeholder.
     await waitFor(() => expect(within(inspector()).getByRole('button', { name: 'cited by seq 30' })).toBeTruthy());
-    const chain = within(inspector()).getAllByRole('button', { name: /^replaced by seq/ }).map((b) => b.textContent);
+    const chain = within(inspector())
+      .getAllByRole('button', { name: /^replaced by seq/ })
+      .map((b) => b.textContent);
     expect(chain).toEqual(['30', '43']);
     fireEvent.click(within(inspector()).getByRole('button', { name: 'replaced by seq 43' }));
     expect(store.getState().selectedSeq).toBe(43);

@@ -25,15 +25,23 @@ describe('LiveControl', () => {
       const body = from < 0 ? bytes : bytes.subarray(from);
       const status = from < 0 ? 200 : from >= bytes.length ? 416 : 206;
       const headers: Record<string, string> = { 'content-range': `bytes ${Math.max(0, from)}-${bytes.length - 1}/${bytes.length}` };
-      return { ok: status < 300, status, statusText: '', headers: { get: (n) => headers[n.toLowerCase()] ?? null }, arrayBuffer: async () => body.slice().buffer };
+      return {
+        ok: status < 300,
+        status,
+        statusText: '',
+        headers: { get: (n) => headers[n.toLowerCase()] ?? null },
+        arrayBuffer: async () => body.slice().buffer,
+      };
     };
     const store = createAppStore(new InProcessCoreClient(createEngine({ pause: async () => {}, fetch: fetcher })), {
       storage: memoryStorage(),
       location: noLocation,
-      scheduler: { setTimeout: (callback) => {
-        const id = setTimeout(callback, 5);
-        return () => clearTimeout(id);
-      } },
+      scheduler: {
+        setTimeout: (callback) => {
+          const id = setTimeout(callback, 5);
+          return () => clearTimeout(id);
+        },
+      },
       now: () => Date.UTC(2026, 0, 1, 12, 0, 0),
     });
     render(
@@ -55,7 +63,10 @@ describe('LiveControl', () => {
   });
 
   it('pasted text cannot be followed, and says so', async () => {
-    const store = createAppStore(new InProcessCoreClient(createEngine({ pause: async () => {} })), { storage: memoryStorage(), location: noLocation });
+    const store = createAppStore(new InProcessCoreClient(createEngine({ pause: async () => {} })), {
+      storage: memoryStorage(),
+      location: noLocation,
+    });
     render(
       <AppStoreProvider store={store}>
         <LiveControl />

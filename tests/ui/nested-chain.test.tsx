@@ -32,7 +32,11 @@ describe('a chain of nested replacements in the two views', () => {
     expect(hiddenBefore + CHAIN_PREVIEW).toBe(999);
     fireEvent.click(more);
     expect(links()).toBe(CHAIN_PREVIEW + CHAIN_PAGE);
-    expect(within(chain).getByRole('button', { name: `${(hiddenBefore - CHAIN_PAGE).toLocaleString('en-US')} more nested replacements (show ${CHAIN_PAGE})` })).toBeTruthy();
+    expect(
+      within(chain).getByRole('button', {
+        name: `${(hiddenBefore - CHAIN_PAGE).toLocaleString('en-US')} more nested replacements (show ${CHAIN_PAGE})`,
+      }),
+    ).toBeTruthy();
     fireEvent.click(within(chain).getByRole('button', { name: /^Collapse the chain/ }));
     expect(links()).toBe(CHAIN_PREVIEW);
     // Every named level is a link to its replacement.

@@ -64,7 +64,9 @@ describe('opening another log while one is open', () => {
     expect(store.getState().load?.file).toBe('nested.jsonl');
     expect(store.getState().step).toBe(store.getState().load?.sessions[0]?.accepted);
     // The teaching log's handle is gone with it.
-    await expect(client.engine.rows({ session: handle as number, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 })).rejects.toThrow(/no session/);
+    await expect(
+      client.engine.rows({ session: handle as number, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 }),
+    ).rejects.toThrow(/no session/);
   });
 
   it('a failed open leaves the open log usable and says why', async () => {
@@ -76,11 +78,19 @@ describe('opening another log while one is open', () => {
     expect(state.load?.file).toBe('teaching.jsonl');
     expect(state.step).toBe(7);
     const banner = screen.getByLabelText('Open failed');
-    expect(banner.textContent).toContain('Could not open sample "missing": The sample "missing" is not available (HTTP 404 Not Found). The log shown stays open.');
+    expect(banner.textContent).toContain(
+      'Could not open sample "missing": The sample "missing" is not available (HTTP 404 Not Found). The log shown stays open.',
+    );
     expect(screen.getByRole('status').textContent).toMatch(/^Could not open sample "missing": .*Loaded 54 events\.$/);
     // Still navigable: the engine answers about the teaching log.
     act(() => store.getState().goTo(3));
-    const rows = await state.client.rows({ session: state.load?.sessions[0]?.id as number, step: 3, filter: { families: [], surfaceOnly: false }, start: 0, count: 5 });
+    const rows = await state.client.rows({
+      session: state.load?.sessions[0]?.id as number,
+      step: 3,
+      filter: { families: [], surfaceOnly: false },
+      start: 0,
+      count: 5,
+    });
     expect(rows.total).toBe(54);
     fireEvent.click(within(banner).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByLabelText('Open failed')).toBeNull();
@@ -109,7 +119,13 @@ describe('the Open menu', () => {
     const labels = within(list)
       .getAllByRole('button')
       .map((b) => b.querySelector('.menu-item-label')?.textContent);
-    expect(labels).toEqual(['Paste log text…', 'Open from a URL…', 'Sample: Teaching log', 'Sample: Nested compactions and prunes', 'Sample: Large log (Zstandard)']);
+    expect(labels).toEqual([
+      'Paste log text…',
+      'Open from a URL…',
+      'Sample: Teaching log',
+      'Sample: Nested compactions and prunes',
+      'Sample: Large log (Zstandard)',
+    ]);
     fireEvent.click(within(list).getByRole('button', { name: /Nested compactions/ }));
     await waitFor(() => expect(store.getState().load?.file).toBe('nested.jsonl'));
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));

@@ -8,7 +8,9 @@ import { renderWith } from './harness';
 const playground = () => screen.getByRole('region', { name: 'Playground' });
 const surface = () => screen.getByRole('region', { name: 'Surface' });
 const surfaceSeqs = () =>
-  [...surface().querySelectorAll<HTMLElement>('li[data-seq]')].filter((li) => !li.closest('.sf-children')).map((li) => Number(li.dataset.seq));
+  [...surface().querySelectorAll<HTMLElement>('li[data-seq]')]
+    .filter((li) => !li.closest('.sf-children'))
+    .map((li) => Number(li.dataset.seq));
 const offerButton = () => within(playground()).getByRole('button', { name: /^Offer event/ });
 const chooseTemplate = (label: string) => fireEvent.change(within(playground()).getByLabelText('Template'), { target: { value: label } });
 
@@ -58,7 +60,12 @@ describe('Playground', () => {
     await waitFor(() => expect(download).toHaveBeenCalledTimes(1));
     const file = download.mock.calls[0]![0];
     expect(file.name).toBe('playground.session.jsonl');
-    expect(file.text.trim().split('\n').map((line) => JSON.parse(line).type)).toEqual(['session', 'user/message']);
+    expect(
+      file.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).type),
+    ).toEqual(['session', 'user/message']);
   });
 
   it('pairs a tool result with a pending call and logs log-only events by type', async () => {
@@ -109,7 +116,9 @@ describe('Playground', () => {
     // A prune of something that is not a tool result is refused with the fold's message.
     pick(9, 'Tool result');
     fireEvent.click(within(playground()).getByRole('button', { name: 'Offer prune' }));
-    expect((await within(playground()).findByRole('alert')).textContent).toContain('tool/result surface replacement must target a current tool/result');
+    expect((await within(playground()).findByRole('alert')).textContent).toContain(
+      'tool/result surface replacement must target a current tool/result',
+    );
     pick(11, 'Tool result');
     fireEvent.click(within(playground()).getByRole('button', { name: 'Offer prune' }));
     await waitFor(() => expect(surfaceSeqs()).toEqual([2, 9, 29, 22, 28]));

@@ -98,7 +98,11 @@ describe('Replace inspector', () => {
     const d = dialog();
     expect(within(d).getByRole('button', { name: 'compaction/end seq 44' })).toBeTruthy();
     expect(within(d).getAllByText('✓ matches')).toHaveLength(2);
-    expect(within(d).getByRole('region', { name: /What was shadowed \(6\)/ }).querySelectorAll('article')).toHaveLength(6);
+    expect(
+      within(d)
+        .getByRole('region', { name: /What was shadowed \(6\)/ })
+        .querySelectorAll('article'),
+    ).toHaveLength(6);
     expect(d.textContent).toContain('No QA finding about this replacement.');
     fireEvent.click(within(d).getByRole('button', { name: 'Go to step 44' }));
     expect(store.getState()).toMatchObject({ step: 44, selectedSeq: 43, replaceTarget: null });

@@ -26,7 +26,10 @@ async function renderChild(text: string) {
   return view;
 }
 
-const rows = () => within(screen.getByRole('region', { name: 'Timeline' })).queryAllByRole('row').filter((row) => row.getAttribute('aria-busy') !== 'true');
+const rows = () =>
+  within(screen.getByRole('region', { name: 'Timeline' }))
+    .queryAllByRole('row')
+    .filter((row) => row.getAttribute('aria-busy') !== 'true');
 
 describe("a forked child's seed", () => {
   it.each([3, 5])('marks the first %i events as the parent’s and no others', async (seed) => {

@@ -27,11 +27,23 @@ const LISTING: StoreListing = {
     row('g1', { parentSession: 'session-c1', origin: 'subagent', delegationDepth: 2, cwd: '/home/dev/alpha/sub' }),
     row('o1', { parentSession: 'session-gone', origin: 'subagent', delegationDepth: 1, modifiedAt: NOW - 5 * 86_400_000 }),
     row('b1', { cwd: '/home/dev/beta', projectDir: '--home-dev-beta--', modifiedAt: NOW - 7_200_000 }),
-    row('d1', { sessionId: null, cwd: null, projectDir: '--home-dev-beta--', state: 'damaged', reason: 'corrupt session log: first line is not a session header' }),
+    row('d1', {
+      sessionId: null,
+      cwd: null,
+      projectDir: '--home-dev-beta--',
+      state: 'damaged',
+      reason: 'corrupt session log: first line is not a session header',
+    }),
   ],
 };
 
-const TITLES: Record<string, string> = { p1: 'Fix the parser', c1: 'Read the tests', g1: 'Grep the logs', o1: 'Left alone', b1: 'Beta work' };
+const TITLES: Record<string, string> = {
+  p1: 'Fix the parser',
+  c1: 'Read the tests',
+  g1: 'Grep the logs',
+  o1: 'Left alone',
+  b1: 'Beta work',
+};
 
 /**
  * The local server's API, in memory: listing, details, files (with `Range`, as the server
@@ -45,7 +57,11 @@ function fakeServer() {
   /** Range headers of the file requests, in order (`-` for none). */
   const ranges: string[] = [];
   let push: ((data: string) => void) | null = null;
-  const body = (status: number, value: string | Uint8Array, headers: Record<string, string> = {}): FetchedBody & { headers: { get(name: string): string | null } } => ({
+  const body = (
+    status: number,
+    value: string | Uint8Array,
+    headers: Record<string, string> = {},
+  ): FetchedBody & { headers: { get(name: string): string | null } } => ({
     ok: status >= 200 && status < 300,
     status,
     statusText: '',
@@ -61,7 +77,12 @@ function fakeServer() {
     if (parsed.pathname === '/api/store') return body(200, JSON.stringify(LISTING));
     if (parsed.pathname === '/api/store/details') {
       const ids = (parsed.searchParams.get('ids') ?? '').split(',');
-      const details: StoreDetails[] = ids.map((id) => ({ id, title: TITLES[id] ?? null, titleFrom: TITLES[id] ? 'title' : null, events: 54 }));
+      const details: StoreDetails[] = ids.map((id) => ({
+        id,
+        title: TITLES[id] ?? null,
+        titleFrom: TITLES[id] ? 'title' : null,
+        events: 54,
+      }));
       return body(200, JSON.stringify(details));
     }
     if (/^\/api\/store\/session\/[^/]+\/file\//.test(parsed.pathname)) {
@@ -109,7 +130,10 @@ async function renderStore(hash = '') {
   return { ...view, server, store, location, scheduler };
 }
 
-const levels = () => screen.getAllByRole('treeitem').map((item) => `${item.getAttribute('aria-level')} ${item.querySelector('.sv-title, .sv-project')?.textContent}`);
+const levels = () =>
+  screen
+    .getAllByRole('treeitem')
+    .map((item) => `${item.getAttribute('aria-level')} ${item.querySelector('.sv-title, .sv-project')?.textContent}`);
 
 describe('Sessions view', () => {
   it('shows the store as a tree: project, session, subagents at any depth; orphans and damage with the reason', async () => {
@@ -206,7 +230,12 @@ describe('Sessions view', () => {
     await waitFor(() => expect(levels()).toContain('2 Brand new'));
     // Its title was asked once, not again by the view.
     expect(server.requests.filter((url) => url.includes('/api/store/details') && url.includes('n1'))).toHaveLength(1);
-    expect(screen.getAllByRole('treeitem').find((item) => item.textContent?.includes('Brand new'))?.getAttribute('data-state')).toBe('live');
+    expect(
+      screen
+        .getAllByRole('treeitem')
+        .find((item) => item.textContent?.includes('Brand new'))
+        ?.getAttribute('data-state'),
+    ).toBe('live');
     server.push({ kind: 'removed', id: 'o1' });
     expect(levels()).not.toContain('2 Left alone');
     fireEvent.click(screen.getByText('Beta work'));

@@ -30,7 +30,15 @@ const TITLES: Record<string, string> = { a1: 'Why the sky is blue', b1: 'Other w
 
 function answerFor(q: string): StoreSearchAnswer {
   const index = { ready: q !== 'slow', indexed: q === 'slow' ? 1 : 2, total: 2 };
-  if (q.includes('is:broken')) return { error: { message: 'is: does not know "broken"', start: 7, end: 13 }, sessions: [], scanned: 0, candidates: 0, more: false, index };
+  if (q.includes('is:broken'))
+    return {
+      error: { message: 'is: does not know "broken"', start: 7, end: 13 },
+      sessions: [],
+      scanned: 0,
+      candidates: 0,
+      more: false,
+      index,
+    };
   return {
     error: null,
     scanned: 2,
@@ -48,7 +56,13 @@ function answerFor(q: string): StoreSearchAnswer {
           { seq: 42, type: 'compaction/summary', snippet: 'why sunsets are red', marks: [[4, 11]] },
         ],
       },
-      { id: 'b1', path: 'session.jsonl', sessionId: 'session-b1', total: 1, matches: [{ seq: 3, type: 'user/message', snippet: 'sunsets', marks: [[0, 7]] }] },
+      {
+        id: 'b1',
+        path: 'session.jsonl',
+        sessionId: 'session-b1',
+        total: 1,
+        matches: [{ seq: 3, type: 'user/message', snippet: 'sunsets', marks: [[0, 7]] }],
+      },
     ],
   };
 }
@@ -129,6 +143,9 @@ describe('Search all sessions', () => {
     expect(alert.querySelector('mark')?.textContent).toBe('is:bro');
     expect(screen.queryByRole('region', { name: 'Search results' })).toBeNull();
     submit('slow');
-    await waitFor(() => expect(screen.getByText('2 sessions with matches · indexing 1 of 2 sessions — the others were read whole')).toBeTruthy(), SOON);
+    await waitFor(
+      () => expect(screen.getByText('2 sessions with matches · indexing 1 of 2 sessions — the others were read whole')).toBeTruthy(),
+      SOON,
+    );
   });
 });

@@ -8,7 +8,10 @@ import { renderFixture, renderIdle, renderWith } from './harness';
 // 51; 43 replaced 2…39 at step 44, among them the prune 30, which replaced 11 at step 31.
 
 const surface = () => screen.getByRole('region', { name: 'Surface' });
-const items = () => within(surface()).queryAllByRole('listitem').filter((li) => li.getAttribute('aria-busy') !== 'true');
+const items = () =>
+  within(surface())
+    .queryAllByRole('listitem')
+    .filter((li) => li.getAttribute('aria-busy') !== 'true');
 const seqs = () => items().map((li) => Number(li.getAttribute('data-seq')));
 
 describe('Surface', () => {
@@ -58,7 +61,8 @@ describe('Surface', () => {
 
   it('renders untrusted previews as text, never as HTML', async () => {
     const header = '{"type":"session","version":0,"id":"html","createdAt":0,"delegationDepth":0}';
-    const user = '{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"now summarize <b>this</b>"}],"source":{"kind":"user"}},"surfaceOp":"append"}';
+    const user =
+      '{"type":"user/message","seq":0,"time":0,"data":{"id":"u0","role":"user","content":[{"type":"text","text":"now summarize <b>this</b>"}],"source":{"kind":"user"}},"surfaceOp":"append"}';
     const test = makeEngineStore();
     await test.store.getState().openSource({ kind: 'text', name: 'html.jsonl', text: `${header}\n${user}\n` });
     renderWith(<Surface />, test);

@@ -65,7 +65,11 @@ describe('Time track', () => {
     renderWith(<TimeTrack />, test);
     await drawn();
     const whole = spans.to! - spans.from!;
-    const asked = () => test.client.callsTo('timeTrack').map((c) => c.args[0] as { from: number | null; to: number | null }).filter((p) => p.from !== null);
+    const asked = () =>
+      test.client
+        .callsTo('timeTrack')
+        .map((c) => c.args[0] as { from: number | null; to: number | null })
+        .filter((p) => p.from !== null);
     fireEvent.click(within(region()).getByRole('button', { name: 'Zoom in' }));
     await waitFor(() => expect(asked().length).toBeGreaterThan(0));
     const first = asked().at(-1)!;
@@ -76,7 +80,9 @@ describe('Time track', () => {
     // The turns drawn are those overlapping the range.
     const range = asked().at(-1)!;
     await waitFor(() => {
-      const inView = Array.from(spans.lanes.turn.seq).filter((_, i) => spans.lanes.turn.start[i]! <= range.to! && spans.lanes.turn.end[i]! >= range.from!);
+      const inView = Array.from(spans.lanes.turn.seq).filter(
+        (_, i) => spans.lanes.turn.start[i]! <= range.to! && spans.lanes.turn.end[i]! >= range.from!,
+      );
       expect([...lane('turn').querySelectorAll('.tt-item')].map((r) => Number(r.getAttribute('data-seq')))).toEqual(inView);
     });
     // The wheel zooms too (deltaY < 0: in).
@@ -106,7 +112,13 @@ describe('Time track', () => {
     expect(spans.lanes.step.seq.length).toBeGreaterThan(496 / 2);
     renderWith(<TimeTrack />, test);
     await waitFor(() => expect(lane('step').querySelector('.tt-bucket')).toBeTruthy(), { timeout: 10_000 });
-    const answer = await test.client.engine.timeTrack({ session: test.store.getState().load!.sessions[0]!.id, from: null, to: null, width: 496, step: 0 });
+    const answer = await test.client.engine.timeTrack({
+      session: test.store.getState().load!.sessions[0]!.id,
+      from: null,
+      to: null,
+      width: 496,
+      step: 0,
+    });
     const steps = answer.lanes.find((l) => l.lane === 'step')!;
     expect(steps.items).toBeNull();
     expect(steps.buckets!.length).toBeLessThanOrEqual(Math.floor(496 / 3));

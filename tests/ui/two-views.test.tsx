@@ -13,7 +13,8 @@ const renderLoaded = (ui: Parameters<typeof renderFixture>[0]) => renderFixture(
 const region = () => screen.getByRole('region', { name: 'Transcript and model view' });
 const rows = () => [...region().querySelectorAll<HTMLElement>('.vw-row:not(.vw-loading)')];
 const modelSeqs = () => rows().map((row) => Number(row.dataset.seq));
-const transcriptOf = (row: HTMLElement) => [...row.querySelectorAll<HTMLElement>('.vw-transcript article')].map((a) => Number(a.dataset.seq));
+const transcriptOf = (row: HTMLElement) =>
+  [...row.querySelectorAll<HTMLElement>('.vw-transcript article')].map((a) => Number(a.dataset.seq));
 const userMessage = (seq: number, text: string): LogEvent => ({
   seq,
   type: 'user/message',
@@ -95,7 +96,12 @@ describe('Two views', () => {
         seq: 2,
         type: 'tool/result',
         time: 2,
-        data: { message: { role: 'user', content: [{ type: 'tool-result', toolCallId: 'call-9', isError: true, content: [{ type: 'text', text: 'no such dir' }] }] } },
+        data: {
+          message: {
+            role: 'user',
+            content: [{ type: 'tool-result', toolCallId: 'call-9', isError: true, content: [{ type: 'text', text: 'no such dir' }] }],
+          },
+        },
         surfaceOp: 'append',
       },
     ];
@@ -170,7 +176,10 @@ function bigSpan(): LogEvent[] {
       const message = { role: 'assistant', content: [{ type: 'tool-call', id: 'call-60', name: 'grep', arguments: '{}' }] };
       events.push({ seq, type: 'assistant/message', time: seq, data: { message }, surfaceOp: 'append' });
     } else if (seq === 61) {
-      const message = { role: 'user', content: [{ type: 'tool-result', toolCallId: 'call-60', content: [{ type: 'text', text: 'match' }] }] };
+      const message = {
+        role: 'user',
+        content: [{ type: 'tool-result', toolCallId: 'call-60', content: [{ type: 'text', text: 'match' }] }],
+      };
       events.push({ seq, type: 'tool/result', time: seq, data: { message }, surfaceOp: 'append', sourceEventSeqs: [60] });
     } else events.push(userMessage(seq, `message ${seq}`));
   }
@@ -322,7 +331,7 @@ describe('Two views: a long shadowed span', () => {
     expect(transcript).toHaveBeenCalledTimes(2); // nothing more once it worked
   });
 
-  it('keeps an open span\'s pages across steps: a row\'s messages do not change while it is on the surface', async () => {
+  it("keeps an open span's pages across steps: a row's messages do not change while it is on the surface", async () => {
     const { store, client } = await renderLog(<TwoViews />, bigSpan());
     await waitFor(() => expect(modelSeqs()).toEqual([250, 251]));
     const span = within(rows()[0] as HTMLElement).getByRole('group', { name: 'Shadowed by 250: 250 messages' });

@@ -89,7 +89,13 @@ describe('SplitPane', () => {
   it('resizes with the keyboard and reports the new sizes', () => {
     const onResize = vi.fn();
     render(
-      <SplitPane direction="horizontal" sizes={undefined} defaultSizes={[0.5, 0.5]} onResize={onResize} separatorLabels={['Resize a and b']}>
+      <SplitPane
+        direction="horizontal"
+        sizes={undefined}
+        defaultSizes={[0.5, 0.5]}
+        onResize={onResize}
+        separatorLabels={['Resize a and b']}
+      >
         <div>a</div>
         <div>b</div>
       </SplitPane>,

@@ -23,7 +23,9 @@ describe('engine comparisons', () => {
     expect(b).not.toBe(a);
     expect(other.sessions[0]!.events).toBe(40);
     // The load still answers.
-    expect((await engine.rows({ session: a, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 })).total).toBe(load.sessions[0]!.events);
+    expect((await engine.rows({ session: a, step: 0, filter: { families: [], surfaceOnly: false }, start: 0, count: 1 })).total).toBe(
+      load.sessions[0]!.events,
+    );
     const got = await engine.compare({ session: a, other: b });
     const [sa, sb] = await Promise.all([A, B].map(async (t) => (await openBytes(new TextEncoder().encode(t), { name: 'x' })).sessions[0]!));
     const expected = compareSessions(sa!, sb!);

@@ -80,7 +80,9 @@ describe('engine', () => {
       { replacement: 3, first: 1, last: 1, depth: 1, kind: 'other' },
       { replacement: 4, first: 1, last: 3, depth: 0, kind: 'compaction' },
     ]);
-    expect(await engine.brackets({ session: 0, step: 4, lo: 0, hi: 10 })).toEqual([{ replacement: 3, first: 1, last: 1, depth: 0, kind: 'other' }]);
+    expect(await engine.brackets({ session: 0, step: 4, lo: 0, hi: 10 })).toEqual([
+      { replacement: 3, first: 1, last: 1, depth: 0, kind: 'other' },
+    ]);
   });
 
   it('details an event with provenance both ways and its replacement chain', async () => {
@@ -111,10 +113,18 @@ describe('engine', () => {
     const back = await engine.search({ session: 0, text: '"summary of"', filter: ALL, fromRow: 3, direction: -1, step: 0 });
     expect(back).toEqual({ row: 4, seq: 4, wrapped: true, total: 2, error: null });
     // The label the UI shows for a compaction checkpoint is searchable.
-    expect((await engine.search({ session: 0, text: '"compaction summary"', filter: ALL, fromRow: -1, direction: 1, step: 0 })).seq).toBe(4);
+    expect((await engine.search({ session: 0, text: '"compaction summary"', filter: ALL, fromRow: -1, direction: 1, step: 0 })).seq).toBe(
+      4,
+    );
     expect((await engine.search({ session: 0, text: 'zzz', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).toBeNull();
     const refused = await engine.search({ session: 0, text: 'seq:x', filter: ALL, fromRow: -1, direction: 1, step: 0 });
-    expect(refused).toEqual({ row: null, seq: null, wrapped: false, total: 0, error: { start: 4, end: 5, message: 'seq: expects a number or a range like 10..200, not "x"' } });
+    expect(refused).toEqual({
+      row: null,
+      seq: null,
+      wrapped: false,
+      total: 0,
+      error: { start: 4, end: 5, message: 'seq: expects a number or a range like 10..200, not "x"' },
+    });
     const list = await engine.searchMatches({ session: 0, text: '"summary of"', filter: ALL, step: 0, start: 0, count: 10 });
     expect(list.total).toBe(2);
     expect(list.matches.map((m) => [m.row, m.seq, m.type])).toEqual([
@@ -151,7 +161,9 @@ describe('engine', () => {
     expect(order.slice(1).sort()).toEqual(['AbortError', 'hit']);
     expect(hit.row).not.toBeNull();
     // Alone, the same search runs to its end and finds nothing.
-    expect((await engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).toBeNull();
+    expect(
+      (await engine.search({ session: 0, text: 'no such text anywhere', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row,
+    ).toBeNull();
   });
 
   it('keeps the valid prefix navigable after a surface error', async () => {
@@ -203,7 +215,10 @@ describe('engine', () => {
     expect(rows.rows).toHaveLength(3);
     expect((await engine.surface({ session: s.id, step: s.accepted, start: 0, count: 5 })).step).toBe(s.accepted);
     expect((await engine.detail({ session: s.id, seq: s.events - 1, step: s.accepted })).seq).toBe(s.events - 1);
-    expect((await engine.diagnostics({ session: s.id, start: 0, count: 1 })).items[0]).toMatchObject({ rule: 'decode/memory-limit', line: s.decodeError?.line });
+    expect((await engine.diagnostics({ session: s.id, start: 0, count: 1 })).items[0]).toMatchObject({
+      rule: 'decode/memory-limit',
+      line: s.decodeError?.line,
+    });
     expect(await engine.navigate({ session: s.id, step: 0, kind: 'next-change' })).not.toBeNull();
     expect((await engine.search({ session: s.id, text: 'turn', filter: ALL, fromRow: -1, direction: 1, step: 0 })).row).not.toBeNull();
     // The engine goes on: the next open, without a small limit, loads the whole log.

@@ -82,7 +82,9 @@ describe('following an open session', () => {
     expect(await engine.rows({ session: mine, step: steps, filter: { families: [], surfaceOnly: false }, start: 0, count: 500 })).toEqual(
       await whole.rows({ session: theirs, step: steps, filter: { families: [], surfaceOnly: false }, start: 0, count: 500 }),
     );
-    expect(await engine.surface({ session: mine, step: steps, start: 0, count: 500 })).toEqual(await whole.surface({ session: theirs, step: steps, start: 0, count: 500 }));
+    expect(await engine.surface({ session: mine, step: steps, start: 0, count: 500 })).toEqual(
+      await whole.surface({ session: theirs, step: steps, start: 0, count: 500 }),
+    );
   });
 
   it('a half-written last line is not yet; a shorter rewrite is read again and said', async () => {
@@ -98,7 +100,10 @@ describe('following an open session', () => {
     expect(reread.kind).toBe('reread');
     expect(reread.note).toMatch(/shrank .* read again from the start/);
     expect(reread.summary?.bytes).toBe(prefix(20).length);
-    const fresh = await createEngine({ pause: async () => {} }).open({ kind: 'bytes', name: 'live.jsonl', buffer: prefix(20).slice().buffer }, () => {});
+    const fresh = await createEngine({ pause: async () => {} }).open(
+      { kind: 'bytes', name: 'live.jsonl', buffer: prefix(20).slice().buffer },
+      () => {},
+    );
     expect(reread.summary?.sessions[0]?.events).toBe(fresh.sessions[0]!.events);
   });
 
@@ -138,12 +143,16 @@ describe('following an open session', () => {
         expect(await engine.rows({ session: handle, step: k, filter: ALL, start: 0, count: 400 })).toEqual(
           await whole.rows({ session: reference.id, step: k, filter: ALL, start: 0, count: 400 }),
         );
-        expect(await engine.surface({ session: handle, step: k, start: 0, count: 400 })).toEqual(await whole.surface({ session: reference.id, step: k, start: 0, count: 400 }));
+        expect(await engine.surface({ session: handle, step: k, start: 0, count: 400 })).toEqual(
+          await whole.surface({ session: reference.id, step: k, start: 0, count: 400 }),
+        );
       }
       // The same findings; while growing, those that depend on the end say they are provisional.
       const found = await engine.diagnostics({ session: handle, start: 0, count: 100 });
       expect(found.items.find((d) => d.rule === 'loader/result')?.provisional).toBe(true);
-      expect({ ...found, items: found.items.map(({ provisional: _p, ...d }) => d) }).toEqual(await whole.diagnostics({ session: reference.id, start: 0, count: 100 }));
+      expect({ ...found, items: found.items.map(({ provisional: _p, ...d }) => d) }).toEqual(
+        await whole.diagnostics({ session: reference.id, start: 0, count: 100 }),
+      );
     }
     const reread = await engine.grow({ kind: 'bytes', buffer: prefix(10).slice().buffer, whole: true });
     expect(reread.kind).toBe('reread');

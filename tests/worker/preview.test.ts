@@ -21,9 +21,17 @@ describe('progressive load', () => {
     const done = engine.open({ kind: 'bytes', name: 'big.jsonl', buffer: bytes.slice().buffer }, (p: ProgressEvent) => {
       if (p.preview) {
         preview = p.preview;
-        void engine.rows({ session: p.preview.sessions[0]!.id, step: p.preview.sessions[0]!.accepted, filter: { families: [], surfaceOnly: false }, start: 0, count: 50 }).then((w) => {
-          rowsDuringLoad = w.rows.length;
-        });
+        void engine
+          .rows({
+            session: p.preview.sessions[0]!.id,
+            step: p.preview.sessions[0]!.accepted,
+            filter: { families: [], surfaceOnly: false },
+            start: 0,
+            count: 50,
+          })
+          .then((w) => {
+            rowsDuringLoad = w.rows.length;
+          });
       } else if (preview) progressAfterPreview++;
     });
     const summary = await done;

@@ -33,7 +33,12 @@ describe('engine exportSession', () => {
     expect(cut.log.length).toBe(step);
     const plain = await engine.exportSession({ session, format: 'jsonl', step, seq: null, redact: false });
     expect(plain.redaction).toBeNull();
-    expect(plain.text).toBe(`${text.split('\n').slice(0, plain.text.split('\n').length - 1).join('\n')}\n`);
+    expect(plain.text).toBe(
+      `${text
+        .split('\n')
+        .slice(0, plain.text.split('\n').length - 1)
+        .join('\n')}\n`,
+    );
   });
 
   it('fills the viewer with the gzipped session, the step and the selection', async () => {
@@ -48,6 +53,8 @@ describe('engine exportSession', () => {
     expect(embedded.log.length).toBe(40);
     for (const secret of SEEDED_SECRETS) expect(jsonl).not.toContain(secret.leak);
     await expect(engine.exportSession({ session, format: 'html', step: 40, seq: null, redact: false })).rejects.toThrow(/built viewer/);
-    await expect(engine.exportSession({ session, format: 'html', step: 40, seq: null, redact: false, template: '<html></html>' })).rejects.toThrow(/session slot/);
+    await expect(
+      engine.exportSession({ session, format: 'html', step: 40, seq: null, redact: false, template: '<html></html>' }),
+    ).rejects.toThrow(/session slot/);
   });
 });

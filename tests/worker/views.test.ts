@@ -54,14 +54,22 @@ describe('aligned views', () => {
     expect(toolCall).toMatchObject({ name: 'read_file' });
   });
 
-  it('place an event in the views: its row and its index in the row\'s transcript', async () => {
+  it("place an event in the views: its row and its index in the row's transcript", async () => {
     const { engine, summary } = await teaching();
     const k = summary.accepted;
     const [checkpoint, last] = (await engine.views({ session: 0, step: k, start: 0, count: 50 })).rows;
     const all = (await engine.transcript({ session: 0, step: k, seq: checkpoint!.model.seq, start: 0, count: 50 })).messages;
     expect(await engine.viewPlace({ session: 0, step: k, seq: all[4]!.seq })).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: 4 });
-    expect(await engine.viewPlace({ session: 0, step: k, seq: checkpoint!.model.seq })).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: -1 });
-    expect(await engine.viewPlace({ session: 0, step: k, seq: checkpoint!.nested[0]! })).toEqual({ row: 0, rowSeq: checkpoint!.model.seq, index: -1 });
+    expect(await engine.viewPlace({ session: 0, step: k, seq: checkpoint!.model.seq })).toEqual({
+      row: 0,
+      rowSeq: checkpoint!.model.seq,
+      index: -1,
+    });
+    expect(await engine.viewPlace({ session: 0, step: k, seq: checkpoint!.nested[0]! })).toEqual({
+      row: 0,
+      rowSeq: checkpoint!.model.seq,
+      index: -1,
+    });
     expect(await engine.viewPlace({ session: 0, step: k, seq: last!.model.seq })).toEqual({ row: 1, rowSeq: last!.model.seq, index: 0 });
     // Before it was applied, and a log-only event: nowhere.
     expect(await engine.viewPlace({ session: 0, step: 0, seq: all[0]!.seq })).toBeNull();
@@ -73,7 +81,21 @@ describe('aligned views', () => {
     const long = `${'word '.repeat(2000)}END`;
     const lines = [
       '{"type":"session","version":0,"id":"b","createdAt":0,"delegationDepth":0}',
-      JSON.stringify({ type: 'user/message', seq: 0, time: 0, surfaceOp: 'append', data: { id: 'u0', role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: long }], source: { kind: 'user' } } }),
+      JSON.stringify({
+        type: 'user/message',
+        seq: 0,
+        time: 0,
+        surfaceOp: 'append',
+        data: {
+          id: 'u0',
+          role: 'user',
+          content: [
+            { type: 'text', text: 'hi' },
+            { type: 'text', text: long },
+          ],
+          source: { kind: 'user' },
+        },
+      }),
     ];
     await engine.open({ kind: 'text', name: 'b.jsonl', text: `${lines.join('\n')}\n` }, () => {});
     const [row] = (await engine.views({ session: 0, step: 1, start: 0, count: 10 })).rows;
@@ -91,14 +113,34 @@ describe('aligned views', () => {
     const [checkpoint] = (await engine.views({ session: 0, step: summary.accepted, start: 0, count: 50 })).rows;
     const seq = checkpoint!.model.seq;
     const all = (await engine.transcript({ session: 0, step: summary.accepted, seq, start: 0, count: 50 })).messages;
-    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: 2, count: 3 })).toEqual({ total: 6, start: 2, messages: all.slice(2, 5) });
-    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: -4, count: 1 })).toEqual({ total: 6, start: 0, messages: all.slice(0, 1) });
-    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: 9, count: 5 })).toEqual({ total: 6, start: 6, messages: [] });
+    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: 2, count: 3 })).toEqual({
+      total: 6,
+      start: 2,
+      messages: all.slice(2, 5),
+    });
+    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: -4, count: 1 })).toEqual({
+      total: 6,
+      start: 0,
+      messages: all.slice(0, 1),
+    });
+    expect(await engine.transcript({ session: 0, step: summary.accepted, seq, start: 9, count: 5 })).toEqual({
+      total: 6,
+      start: 6,
+      messages: [],
+    });
     // A step past the end reads the end, as views does.
-    expect(await engine.transcript({ session: 0, step: summary.accepted + 99, seq, start: 0, count: 50 })).toEqual({ total: 6, start: 0, messages: all });
+    expect(await engine.transcript({ session: 0, step: summary.accepted + 99, seq, start: 0, count: 50 })).toEqual({
+      total: 6,
+      start: 0,
+      messages: all,
+    });
     // Before the checkpoint was applied, and for a shadowed message, there is no such row.
-    await expect(engine.transcript({ session: 0, step: 3, seq, start: 0, count: 10 })).rejects.toThrow(`seq ${seq} is not on the surface at step 3`);
-    await expect(engine.transcript({ session: 0, step: summary.accepted, seq: all[0]!.seq, start: 0, count: 10 })).rejects.toThrow('is not on the surface');
+    await expect(engine.transcript({ session: 0, step: 3, seq, start: 0, count: 10 })).rejects.toThrow(
+      `seq ${seq} is not on the surface at step 3`,
+    );
+    await expect(engine.transcript({ session: 0, step: summary.accepted, seq: all[0]!.seq, start: 0, count: 10 })).rejects.toThrow(
+      'is not on the surface',
+    );
   });
 
   it('equal, row by row and page by page, the aligned views of a generated log with compactions', async () => {
@@ -148,7 +190,15 @@ describe('aligned views', () => {
     const n = TRANSCRIPT_PAGE_LIMIT + 100;
     const lines = [JSON.stringify({ type: 'session', version: 0, id: 'long-span', createdAt: 0, delegationDepth: 0 })];
     for (let seq = 0; seq < n; seq++) {
-      lines.push(JSON.stringify({ type: 'user/message', seq, time: seq, data: { role: 'user', content: [{ type: 'text', text: `m${seq}` }], source: { kind: 'user' } }, surfaceOp: 'append' }));
+      lines.push(
+        JSON.stringify({
+          type: 'user/message',
+          seq,
+          time: seq,
+          data: { role: 'user', content: [{ type: 'text', text: `m${seq}` }], source: { kind: 'user' } },
+          surfaceOp: 'append',
+        }),
+      );
     }
     const sources = Array.from({ length: n }, (_, seq) => seq);
     lines.push(
@@ -222,7 +272,9 @@ describe('context curve', () => {
     });
     // A request that arrives while the curve is being computed (a task later).
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const rows = yielding.rows({ session: id, step: summary.sessions[0]!.accepted, filter: { families: [], surfaceOnly: false }, start: 0, count: 50 }).then(() => order.push('rows'));
+    const rows = yielding
+      .rows({ session: id, step: summary.sessions[0]!.accepted, filter: { families: [], surfaceOnly: false }, start: 0, count: 50 })
+      .then(() => order.push('rows'));
     await Promise.all([curve, rows]);
     expect(order).toEqual(['rows', 'curve']);
     // The same curve as an engine that never yields, and a second request answers from the sizes.
@@ -254,7 +306,10 @@ describe('exports', () => {
     const model = await engine.exportText({ session: 0, kind: 'model-view', step: summary.accepted });
     const messages = JSON.parse(model.text) as { role: string }[];
     expect(messages).toHaveLength(summary.messages);
-    const surface = JSON.parse((await engine.exportText({ session: 0, kind: 'surface', step: 3 })).text) as { step: number; nodes: unknown[] };
+    const surface = JSON.parse((await engine.exportText({ session: 0, kind: 'surface', step: 3 })).text) as {
+      step: number;
+      nodes: unknown[];
+    };
     expect(surface.step).toBe(3);
     const report = JSON.parse((await engine.exportText({ session: 0, kind: 'report-json', step: 0 })).text) as { sessionId: string };
     expect(report.sessionId).toBe('teaching-sample');
@@ -290,8 +345,15 @@ describe('playground', () => {
     state = ok.state;
     expect(state.pendingCalls).toEqual([]);
     const surfaceBefore = await engine.surface({ session: pg, step: state.summary.accepted, start: 0, count: 50 });
-    const refused = await engine.playgroundOffer({ kind: 'raw', json: '{"type":"user/message","time":0,"data":{},"surfaceOp":{"op":"replace","start":99,"end":99}}' });
-    expect(refused).toMatchObject({ ok: false, message: 'surface replace: start seq 99 not found in surface', rule: 'surface/replace-range' });
+    const refused = await engine.playgroundOffer({
+      kind: 'raw',
+      json: '{"type":"user/message","time":0,"data":{},"surfaceOp":{"op":"replace","start":99,"end":99}}',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      message: 'surface replace: start seq 99 not found in surface',
+      rule: 'surface/replace-range',
+    });
     expect(refused.state.nextSeq).toBe(state.nextSeq);
     expect(await engine.surface({ session: pg, step: state.summary.accepted, start: 0, count: 50 })).toEqual(surfaceBefore);
     const nodes = surfaceBefore.nodes.map((n) => n.seq);

@@ -134,8 +134,20 @@ export function sessionCheck(session: SessionAnalysis, options: CheckFileOptions
     events: session.log.length,
     windowFrom: session.partial ? session.baseSeq : null,
     families: Object.entries(familyCounts(session)).sort((a, b) => b[1] - a[1]),
-    surface: { nodes: fold.nodes.length, replacements: fold.replacements.length, messages: finalMessages(session), accepted: fold.accepted },
-    surfaceError: fold.error && { seq: fold.error.seq, index: fold.error.index, line: fold.error.line, rule: fold.error.rule, message: fold.error.message, event },
+    surface: {
+      nodes: fold.nodes.length,
+      replacements: fold.replacements.length,
+      messages: finalMessages(session),
+      accepted: fold.accepted,
+    },
+    surfaceError: fold.error && {
+      seq: fold.error.seq,
+      index: fold.error.index,
+      line: fold.error.line,
+      rule: fold.error.rule,
+      message: fold.error.message,
+      event,
+    },
     decodeError: e && { line: e.line, byte: e.byte, rule: e.rule ?? null, message: e.message },
     // The session's one complete list: the decode and surface errors in it, once each.
     diagnostics: sessionDiagnostics(session).map(plain),
@@ -149,11 +161,18 @@ export async function checkFile(path: string, options: CheckFileOptions = {}): P
   let result;
   try {
     result = await openLogFile(path, {
-      ...(options.memoryLimitBytes === undefined ? {} : { memoryLimitBytes: options.memoryLimitBytes, memoryLimitName: 'the --memory-limit' }),
+      ...(options.memoryLimitBytes === undefined
+        ? {}
+        : { memoryLimitBytes: options.memoryLimitBytes, memoryLimitName: 'the --memory-limit' }),
     });
   } catch (error) {
     if (error instanceof ReadError) return { path, readError: error.message, findings: [], sessions: [] };
     throw error;
   }
-  return { path, readError: null, findings: result.findings.map(plain), sessions: result.sessions.map((session) => sessionCheck(session, options)) };
+  return {
+    path,
+    readError: null,
+    findings: result.findings.map(plain),
+    sessions: result.sessions.map((session) => sessionCheck(session, options)),
+  };
 }

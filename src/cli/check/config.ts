@@ -43,7 +43,8 @@ function validate(value: unknown, source: string): CheckConfig {
   for (const key of ['rules', 'ignoreRules'] as const) {
     const list = v[key];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string' && x !== '')) fail(`"${key}" must be a list of rule names or prefixes`);
+    if (!Array.isArray(list) || !list.every((x) => typeof x === 'string' && x !== ''))
+      fail(`"${key}" must be a list of rule names or prefixes`);
     config[key] = list as string[];
   }
   if (v['jobs'] !== undefined) {

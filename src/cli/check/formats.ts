@@ -81,7 +81,11 @@ export function streamItem(format: ReportFormat, item: ReportItem): string {
 
 /** Markdown table cell: pipes and line breaks would break the table. */
 function cell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/</g, '&lt;');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/</g, '&lt;');
 }
 
 /** A Markdown report for a pull-request comment: a summary, then one row per session. */
@@ -89,7 +93,10 @@ export function markdownReport(items: readonly ReportItem[]): string {
   const sessions = items.filter((i) => i.kind === 'session');
   const failed = sessions.filter((i) => i.failed).length;
   const lines = [`## Surface Lens check: ${sessions.length} sessions, ${failed} failing`, ''];
-  lines.push('| | session | format | events | nodes | replacements | errors | warnings | first finding |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '| | session | format | events | nodes | replacements | errors | warnings | first finding |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
   for (const item of sessions) {
     const s = item.selected;
     const first = firstError(s) ?? firstWarning(s);
@@ -103,7 +110,8 @@ export function markdownReport(items: readonly ReportItem[]): string {
   if (other.length > 0) {
     lines.push('', '### Not checked and container findings', '');
     for (const item of other) {
-      if (item.kind === 'finding') lines.push(`- ${cell(item.path)}: ${item.finding.severity} \`${cell(item.finding.rule)}\` ${cell(item.finding.message)}`);
+      if (item.kind === 'finding')
+        lines.push(`- ${cell(item.path)}: ${item.finding.severity} \`${cell(item.finding.rule)}\` ${cell(item.finding.message)}`);
       else if (item.kind === 'unreadable') lines.push(`- ${cell(item.path)}: unreadable: ${cell(item.message)}`);
       else if (item.kind === 'skipped') lines.push(`- ${cell(item.path)}: skipped (${item.reason}): ${cell(item.message)}`);
     }
@@ -138,17 +146,32 @@ export function junitReport(items: readonly ReportItem[]): string {
       }
       failures += 1;
       const first = firstError(s) ?? firstWarning(s) ?? { rule: 'check', message: 'failed' };
-      const detail = [...(s.session.surfaceError ? [`surface error at ${errorPlace(s.session.surfaceError)}, line ${s.session.surfaceError.line ?? '?'}`] : []), ...s.diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`)].join('\n');
-      cases.push(`    <testcase ${name}>\n      <failure type="${xmlText(first.rule)}" message="${xmlText(first.message)}">${xmlText(detail).replace(/&#10;/g, '\n')}</failure>\n    </testcase>`);
+      const detail = [
+        ...(s.session.surfaceError
+          ? [`surface error at ${errorPlace(s.session.surfaceError)}, line ${s.session.surfaceError.line ?? '?'}`]
+          : []),
+        ...s.diagnostics
+          .filter((d) => d.severity !== 'info')
+          .map((d) => `${d.severity} [${d.rule}]${d.seq !== null ? ` seq ${d.seq}` : ''}: ${d.message}`),
+      ].join('\n');
+      cases.push(
+        `    <testcase ${name}>\n      <failure type="${xmlText(first.rule)}" message="${xmlText(first.message)}">${xmlText(detail).replace(/&#10;/g, '\n')}</failure>\n    </testcase>`,
+      );
     } else if (item.kind === 'unreadable') {
       errors += 1;
-      cases.push(`    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <error type="unreadable" message="${xmlText(item.message)}"/>\n    </testcase>`);
+      cases.push(
+        `    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <error type="unreadable" message="${xmlText(item.message)}"/>\n    </testcase>`,
+      );
     } else if (item.kind === 'skipped') {
       skipped += 1;
-      cases.push(`    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <skipped message="${xmlText(`${item.reason}: ${item.message}`)}"/>\n    </testcase>`);
+      cases.push(
+        `    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <skipped message="${xmlText(`${item.reason}: ${item.message}`)}"/>\n    </testcase>`,
+      );
     } else if (item.finding.severity === 'error') {
       errors += 1;
-      cases.push(`    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <error type="${xmlText(item.finding.rule)}" message="${xmlText(item.finding.message)}"/>\n    </testcase>`);
+      cases.push(
+        `    <testcase name="${xmlText(item.path)}" classname="surface-lens.check">\n      <error type="${xmlText(item.finding.rule)}" message="${xmlText(item.finding.message)}"/>\n    </testcase>`,
+      );
     }
   }
   const attrs = `name="surface-lens check" tests="${cases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}"`;

@@ -25,7 +25,8 @@ export function serveCheckRequests(port: MessagePort): void {
   port.on('message', (request: CheckRequest) => {
     checkFile(request.path, request.options).then(
       (result) => port.postMessage({ id: request.id, result } satisfies CheckResponse),
-      (error: unknown) => port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error) } satisfies CheckResponse),
+      (error: unknown) =>
+        port.postMessage({ id: request.id, failure: error instanceof Error ? error.message : String(error) } satisfies CheckResponse),
     );
   });
 }

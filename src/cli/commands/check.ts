@@ -77,7 +77,8 @@ function viewUrl(text: string): URL {
   } catch {
     throw new UsageError(`--view-url needs an address such as http://127.0.0.1:7380/, got ${JSON.stringify(text)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--view-url needs an http or https address, got ${JSON.stringify(text)}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--view-url needs an http or https address, got ${JSON.stringify(text)}`);
   return url;
 }
 
@@ -122,7 +123,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (bytes === null) throw new UsageError(`--memory-limit needs a size such as 512M or 2G, got ${JSON.stringify(limit)}`);
     memoryLimitBytes = bytes;
   }
-  if (values.json === true && values.format !== undefined && values.format !== 'json') throw new UsageError(`--json and --format ${values.format} disagree`);
+  if (values.json === true && values.format !== undefined && values.format !== 'json')
+    throw new UsageError(`--json and --format ${values.format} disagree`);
   const format: ReportFormat = oneOf('--format', values.json === true ? 'json' : values.format, REPORT_FORMATS) ?? config.format ?? 'human';
   const failOn: FailOn = oneOf('--fail-on', values['fail-on'], FAIL_ON) ?? config.failOn ?? 'error';
   const jobs = integerOption('--jobs', values.jobs, 1, 1024) ?? config.jobs ?? availableParallelism();
@@ -158,7 +160,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       status = 2;
     } else {
       io.stderr.write(`surface-lens: skipped ${skipped.reason}: ${skipped.message}\n`);
-      if (REPORTED_SKIPS.has(skipped.reason)) items.push({ kind: 'skipped', path: skipped.path, reason: skipped.reason, message: skipped.message });
+      if (REPORTED_SKIPS.has(skipped.reason))
+        items.push({ kind: 'skipped', path: skipped.path, reason: skipped.reason, message: skipped.message });
     }
   }
   for (const note of walk.notes) io.stderr.write(`surface-lens: note [${note.rule}]: ${note.message}\n`);
@@ -169,7 +172,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     {
       jobs,
       spawn: io.spawnWorker,
-      check: { ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }), ...(format === 'html' ? { curve: true } : {}), ...(format === 'json' ? { record: true } : {}) },
+      check: {
+        ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }),
+        ...(format === 'html' ? { curve: true } : {}),
+        ...(format === 'json' ? { record: true } : {}),
+      },
       onResult: (file) => {
         if (progress) io.stderr.write('\r\x1b[K');
         if (file.readError !== null) {

@@ -62,7 +62,8 @@ export interface ExportDeps {
 
 async function run(argv: readonly string[], io: CliIo, deps: ExportDeps): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, OPTIONS);
-  if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'export needs a FILE' : `export takes one FILE, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'export needs a FILE' : `export takes one FILE, got ${positionals.length}`);
   if (values.html === undefined && values.jsonl === undefined) throw new UsageError('export needs --html OUT or --jsonl OUT (or both)');
   if (values['redact-report'] !== undefined && values.redact !== true) throw new UsageError('--redact-report needs --redact');
   const step = integerOption('--step', values.step, 0);
@@ -88,7 +89,10 @@ async function run(argv: readonly string[], io: CliIo, deps: ExportDeps): Promis
       return 1;
     }
     const chosen = result.sessions[index];
-    if (!chosen) throw new UsageError(`--session ${index}: ${file} holds ${result.sessions.length} session${result.sessions.length === 1 ? '' : 's'} (0 to ${result.sessions.length - 1})`);
+    if (!chosen)
+      throw new UsageError(
+        `--session ${index}: ${file} holds ${result.sessions.length} session${result.sessions.length === 1 ? '' : 's'} (0 to ${result.sessions.length - 1})`,
+      );
     session = chosen;
   } catch (error) {
     if (error instanceof ReadError) {
@@ -97,8 +101,12 @@ async function run(argv: readonly string[], io: CliIo, deps: ExportDeps): Promis
     }
     throw error;
   }
-  if (step !== undefined && step > session.log.length) throw new UsageError(`--step ${step}: ${session.path} has ${session.log.length} events`);
-  if (session.decodeError) io.stderr.write(`surface-lens export: note: ${session.path} could not be read whole (${session.decodeError.message}); what was decoded is written\n`);
+  if (step !== undefined && step > session.log.length)
+    throw new UsageError(`--step ${step}: ${session.path} has ${session.log.length} events`);
+  if (session.decodeError)
+    io.stderr.write(
+      `surface-lens export: note: ${session.path} could not be read whole (${session.decodeError.message}); what was decoded is written\n`,
+    );
 
   // One redactor for both outputs: the page and the log carry the same markers.
   const redactor = values.redact === true ? new Redactor() : undefined;

@@ -138,7 +138,13 @@ export function compareSessions(a: SessionAnalysis, b: SessionAnalysis): Compari
       input: delta(x?.input, y?.input),
     };
     const identical =
-      x !== null && y !== null && x.messages === y.messages && d.tokens === 0 && d.reusedTokens === 0 && x.cacheRead === y.cacheRead && x.input === y.input;
+      x !== null &&
+      y !== null &&
+      x.messages === y.messages &&
+      d.tokens === 0 &&
+      d.reusedTokens === 0 &&
+      x.cacheRead === y.cacheRead &&
+      x.input === y.input;
     if (identical) same++;
     else deltas.push(d);
   }

@@ -84,19 +84,23 @@ const FIELDS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
  * the model and field, instead of guessing.
  */
 export function parsePriceList(value: unknown): { prices: PriceList } | { error: string } {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: 'a price list is a JSON object of model name to prices' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { error: 'a price list is a JSON object of model name to prices' };
   const prices: PriceList = {};
   for (const [model, entry] of Object.entries(value as Record<string, unknown>)) {
     if (model.trim() === '') return { error: 'a model name is empty' };
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return { error: `${JSON.stringify(model)}: prices are an object {input, output, cacheRead?, cacheWrite?}` };
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry))
+      return { error: `${JSON.stringify(model)}: prices are an object {input, output, cacheRead?, cacheWrite?}` };
     const e = entry as Record<string, unknown>;
     const unknown = Object.keys(e).filter((k) => !(FIELDS as readonly string[]).includes(k));
-    if (unknown.length > 0) return { error: `${JSON.stringify(model)}: unknown field ${JSON.stringify(unknown[0])} (fields: ${FIELDS.join(', ')})` };
+    if (unknown.length > 0)
+      return { error: `${JSON.stringify(model)}: unknown field ${JSON.stringify(unknown[0])} (fields: ${FIELDS.join(', ')})` };
     const price: Partial<ModelPrice> = {};
     for (const field of FIELDS) {
       const v = e[field];
       if (v === undefined && (field === 'cacheRead' || field === 'cacheWrite')) continue;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return { error: `${JSON.stringify(model)}.${field}: needs a number ≥ 0 (dollars per million tokens)` };
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        return { error: `${JSON.stringify(model)}.${field}: needs a number ≥ 0 (dollars per million tokens)` };
       price[field] = v;
     }
     prices[model] = price as ModelPrice;

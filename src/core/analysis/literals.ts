@@ -49,7 +49,11 @@ function collect(content: any, out: MessageTexts, depth = 0): void {
       const before = out.texts.length;
       collect(block.content, out, depth + 1);
       if (block.isError === true) {
-        const first = out.texts.slice(before).join('\n').split('\n').find((l) => l.trim() !== '');
+        const first = out.texts
+          .slice(before)
+          .join('\n')
+          .split('\n')
+          .find((l) => l.trim() !== '');
         if (first !== undefined) out.errors.push(first.trim().slice(0, ERROR_CHARS));
       }
     }
@@ -81,7 +85,8 @@ const ERROR_CHARS = 160;
 /** Characters of one text searched for items (a huge pasted output is read from its start). */
 export const TEXT_LIMIT = 200_000;
 const URL = /\bhttps?:\/\/[^\s<>"'`()[\]{}]+/g;
-const PATH = /(?<![\w.@+~/-])(?:~|\.{1,2})?\/?(?:[\w.@+-]+\/)+[\w.@+-]+|\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|md|py|rs|go|java|c|h|cc|cpp|hpp|css|html|ya?ml|toml|sh|txt|lock|zip|zst|gz|sql|rb|php|swift|kt)\b/g;
+const PATH =
+  /(?<![\w.@+~/-])(?:~|\.{1,2})?\/?(?:[\w.@+-]+\/)+[\w.@+-]+|\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|md|py|rs|go|java|c|h|cc|cpp|hpp|css|html|ya?ml|toml|sh|txt|lock|zip|zst|gz|sql|rb|php|swift|kt)\b/g;
 const NUMBER_UNIT =
   /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|B|KB|KiB|MB|MiB|GB|GiB|TB|bytes?|%|px|tokens?|lines?|files?|chars?|characters?|x)(?![\w%])/g;
 const SYMBOLS = [
@@ -101,9 +106,15 @@ const COMMAND_WORDS = new Set(
     ' ',
   ),
 );
-const IMPERATIVE_START = /^(?:(?:please|and|also|but|so)\s+)*(?:don't|don’t|do not|never|always|must|make sure|ensure|avoid|keep|only|stop|use|do)\b/i;
-const IMPERATIVE_MARK = /\b(?:must(?: not)?|mustn't|never|always|do not|don't|don’t|should not|shouldn't|make sure|under no circumstances)\b/i;
-const STOP_WORDS = new Set('that this with from have they them then than when what which will would should could there their your about into only also just make sure must never always does dont'.split(' '));
+const IMPERATIVE_START =
+  /^(?:(?:please|and|also|but|so)\s+)*(?:don't|don’t|do not|never|always|must|make sure|ensure|avoid|keep|only|stop|use|do)\b/i;
+const IMPERATIVE_MARK =
+  /\b(?:must(?: not)?|mustn't|never|always|do not|don't|don’t|should not|shouldn't|make sure|under no circumstances)\b/i;
+const STOP_WORDS = new Set(
+  'that this with from have they them then than when what which will would should could there their your about into only also just make sure must never always does dont'.split(
+    ' ',
+  ),
+);
 
 function add(list: Set<string>, item: string): void {
   const t = item.trim();

@@ -126,7 +126,7 @@ export class MessageList {
     for (const s of shadowed) {
       const slot = this.slotOf(s);
       if (slot < 0) continue;
-      if ((this.slotSize[slot]!) >= 0) {
+      if (this.slotSize[slot]! >= 0) {
         removed.push(s);
         removedSizes.push(this.slotSize[slot]!);
         if (this.slotMark[slot] === 1) removedMarked.push(s);
@@ -165,7 +165,7 @@ export class MessageList {
 
   /** Record that the node `seq` now sits in `slot`. */
   private enter(seq: number, slot: number): void {
-    if (this.unordered === null && (this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1]!))) {
+    if (this.unordered === null && (this.nodes === 0 || seq > this.nodeSeq[this.nodes - 1]!)) {
       const node = this.nodes++;
       this.nodeSeq = growFloat(this.nodeSeq, node);
       this.nodeSlot = growInt(this.nodeSlot, node);
@@ -212,7 +212,7 @@ export class MessageList {
     while (step * 2 <= this.slots) step *= 2;
     for (; step > 0; step >>= 1) {
       const next = pos + step;
-      if (next <= this.slots && (this.count[next]!) < rest) {
+      if (next <= this.slots && this.count[next]! < rest) {
         pos = next;
         rest -= this.count[next]!;
       }
@@ -230,8 +230,8 @@ export class MessageList {
     this.chars += ds;
     if (dn === 0 && ds === 0) return;
     for (let j = slot + 1; j <= this.slots; j += j & -j) {
-      this.count[j] = (this.count[j]!) + dn;
-      this.size[j] = (this.size[j]!) + ds;
+      this.count[j] = this.count[j]! + dn;
+      this.size[j] = this.size[j]! + ds;
     }
   }
 }

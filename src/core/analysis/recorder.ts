@@ -155,7 +155,8 @@ export class AnalysisRecorder {
         const turn = int(data.turn);
         const step = int(data.step);
         const a = this.attempt;
-        const request = a !== null && a.turn === turn && a.step === step ? a.request : this.start(seq, 'message', turn, step, time(e), line);
+        const request =
+          a !== null && a.turn === turn && a.step === step ? a.request : this.start(seq, 'message', turn, step, time(e), line);
         if (data.usage !== undefined) {
           request.usage = recordedUsage(data.usage);
           request.usageFrom = request.usage === null ? null : 'message';
@@ -237,7 +238,14 @@ export class AnalysisRecorder {
   /** The size of the message {@link prevAt} last returned. */
   private prevSize = 0;
 
-  private start(seq: number, anchor: 'chunk' | 'message', turn: number | null, step: number | null, at: number | null, line: number | null): ModelRequest {
+  private start(
+    seq: number,
+    anchor: 'chunk' | 'message',
+    turn: number | null,
+    step: number | null,
+    at: number | null,
+    line: number | null,
+  ): ModelRequest {
     const list = this.list;
     const length = list.length;
     const prev = this.prev;
@@ -253,7 +261,8 @@ export class AnalysisRecorder {
       }
     }
     const headerChanged = prev !== null && header(this.header?.value, this.headerAtPrev);
-    const brokenBy = prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
+    const brokenBy =
+      prev === null ? null : attributeBreak(reused, prev.length, this.cuts, headerChanged ? (this.header as { seq: number }).seq : null);
     if (brokenBy?.kind === 'header') reused = 0;
     const key = `${String(turn)}/${String(step)}`;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
@@ -310,7 +319,12 @@ export class AnalysisRecorder {
     const list = this.list;
     const message = derivedMessage(value);
     // The messages before the cut are untouched, so their size is the same before and after.
-    const { cut, removed, removedSizes, marked: typedRemoved } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
+    const {
+      cut,
+      removed,
+      removedSizes,
+      marked: typedRemoved,
+    } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
     if (prev !== null) {
       this.edits.push({ cut, removed, removedSizes, added: message === null ? 0 : 1 });
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
@@ -319,12 +333,24 @@ export class AnalysisRecorder {
     const kind = replacementKind(value);
     // Only a summary's constraint count is wanted at load (the rest of the loss is on demand),
     // and only typed messages hold constraints: the others' texts would add none.
-    const shadowedTexts: MessageTexts[] = kind === 'compaction' ? typedRemoved.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
+    const shadowedTexts: MessageTexts[] =
+      kind === 'compaction' ? typedRemoved.map((s) => messageTexts(derivedMessage(this.lookup(s)))) : [];
     this.cuts.push({ seq: plan.seq, cut });
     // With no typed message shadowed there is no constraint to look for in the summary.
     const constraints: [number, number] | null =
-      kind !== 'compaction' ? null : shadowedTexts.length === 0 ? [0, 0] : measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints;
-    this.replaces.push({ seq: plan.seq, kind, shadowed: plan.shadowed.length, cut, invalidatedTokens: estimateTokens(invalidated), constraints });
+      kind !== 'compaction'
+        ? null
+        : shadowedTexts.length === 0
+          ? [0, 0]
+          : measureLoss(shadowedTexts, messageTexts(message), CONSTRAINTS).kept.constraints;
+    this.replaces.push({
+      seq: plan.seq,
+      kind,
+      shadowed: plan.shadowed.length,
+      cut,
+      invalidatedTokens: estimateTokens(invalidated),
+      constraints,
+    });
     const [kept, total] = constraints ?? [0, 0];
     if (total > 0 && kept === 0) {
       this.findings.push({

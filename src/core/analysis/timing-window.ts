@@ -105,20 +105,27 @@ export function timeWindow(spans: TimeSpans, from: number | null, to: number | n
     const n = s.start.length;
     const slowSet = new Set(s.slowest);
     const inView: number[] = [];
-    for (let i = 0; i < n; i++) if ((s.start[i]!) <= hi && (s.end[i]!) >= lo) inView.push(i);
+    for (let i = 0; i < n; i++) if (s.start[i]! <= hi && s.end[i]! >= lo) inView.push(i);
     const slowest = s.slowest.map((i) => item(lane, s, i, true));
     if (inView.length * PX_PER_ITEM <= px) {
-      lanes.push({ lane, total: n, visible: inView.length, items: inView.map((i) => item(lane, s, i, slowSet.has(i))), buckets: null, slowest });
+      lanes.push({
+        lane,
+        total: n,
+        visible: inView.length,
+        items: inView.map((i) => item(lane, s, i, slowSet.has(i))),
+        buckets: null,
+        slowest,
+      });
       continue;
     }
     const count = Math.max(1, Math.floor(px / PX_PER_BUCKET));
     const step = (hi - lo) / count;
     const diff = new Int32Array(count + 1);
     for (const i of inView) {
-      const a = Math.max(0, Math.min(count - 1, Math.floor(((s.start[i]!) - lo) / step)));
-      const b = Math.max(0, Math.min(count - 1, Math.floor(((s.end[i]!) - lo) / step)));
-      diff[a] = (diff[a]!) + 1;
-      diff[b + 1] = (diff[b + 1]!) - 1;
+      const a = Math.max(0, Math.min(count - 1, Math.floor((s.start[i]! - lo) / step)));
+      const b = Math.max(0, Math.min(count - 1, Math.floor((s.end[i]! - lo) / step)));
+      diff[a] = diff[a]! + 1;
+      diff[b + 1] = diff[b + 1]! - 1;
     }
     const buckets: TimeBucket[] = [];
     let running = 0;
@@ -129,6 +136,12 @@ export function timeWindow(spans: TimeSpans, from: number | null, to: number | n
     lanes.push({ lane, total: n, visible: inView.length, items: null, buckets, slowest });
   }
   const visibleGaps = spans.gaps.filter((g) => g.from <= hi && g.to >= lo);
-  const gaps = visibleGaps.length <= MAX_GAPS ? visibleGaps : [...visibleGaps].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, MAX_GAPS).sort((a, b) => a.from - b.from);
+  const gaps =
+    visibleGaps.length <= MAX_GAPS
+      ? visibleGaps
+      : [...visibleGaps]
+          .sort((a, b) => b.to - b.from - (a.to - a.from))
+          .slice(0, MAX_GAPS)
+          .sort((a, b) => a.from - b.from);
   return { ...base, range: { from: lo, to: hi }, lanes, gaps, gapsTotal: spans.gaps.length };
 }

@@ -90,7 +90,7 @@ class LaneBuilder {
     const s = this.start[i]!;
     this.end[i] = Math.max(s, t);
     this.endSeq[i] = seq;
-    if (t < s) this.flags[i] = (this.flags[i]!) | SPAN_CLAMPED;
+    if (t < s) this.flags[i] = this.flags[i]! | SPAN_CLAMPED;
   }
 
   finish(last: number): LaneSpans {
@@ -100,11 +100,11 @@ class LaneBuilder {
     for (let i = 0; i < n; i++) {
       if (Number.isNaN(this.end[i])) {
         this.end[i] = Math.max(this.start[i]!, last);
-        this.flags[i] = (this.flags[i]!) | SPAN_OPEN;
+        this.flags[i] = this.flags[i]! | SPAN_OPEN;
       } else durations.push(i);
-      maxDuration = Math.max(maxDuration, (this.end[i]!) - (this.start[i]!));
+      maxDuration = Math.max(maxDuration, this.end[i]! - this.start[i]!);
     }
-    const d = (i: number): number => (this.end[i]!) - (this.start[i]!);
+    const d = (i: number): number => this.end[i]! - this.start[i]!;
     // Ties keep the earlier span first; instants are not "slow".
     const slowest = durations
       .filter((i) => d(i) > 0)
@@ -130,7 +130,15 @@ const dataOf = (e: any): any => (e !== null && typeof e === 'object' && e.data !
 const str = (x: unknown): string => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : '?');
 
 /** Types whose events are parsed (for an id or a label). */
-const PARSED = new Set(['turn/start', 'step/start', 'tool/call', 'compaction/start', 'compaction/end', 'approval/asked', 'approval/decided']);
+const PARSED = new Set([
+  'turn/start',
+  'step/start',
+  'tool/call',
+  'compaction/start',
+  'compaction/end',
+  'approval/asked',
+  'approval/decided',
+]);
 
 function read(session: SessionAnalysis, i: number): unknown {
   try {
@@ -205,7 +213,10 @@ export function timeSpans(session: SessionAnalysis): TimeSpans {
         }
         break;
       case 'compaction/start':
-        compactions.set(str(data.compactionId), lanes.compaction.open(t, seq, data.turn === null ? 'compaction (standalone)' : `compaction in turn ${str(data.turn)}`));
+        compactions.set(
+          str(data.compactionId),
+          lanes.compaction.open(t, seq, data.turn === null ? 'compaction (standalone)' : `compaction in turn ${str(data.turn)}`),
+        );
         break;
       case 'compaction/end': {
         const at = compactions.get(str(data.compactionId));

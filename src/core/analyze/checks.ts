@@ -75,9 +75,7 @@ export const LOADER_REFUSES_PREFIX = "upstream's loader refuses this log: ";
 /** The loader's final verdict as one summary line. */
 function loaderSummary({ loadError, appended }: LoaderResult): Diagnostic {
   const message =
-    loadError === null
-      ? `upstream's loader accepts this log and appends ${appended.join(', ')}`
-      : `${LOADER_REFUSES_PREFIX}${loadError}`;
+    loadError === null ? `upstream's loader accepts this log and appends ${appended.join(', ')}` : `${LOADER_REFUSES_PREFIX}${loadError}`;
   return { severity: 'info', rule: 'loader/result', seq: null, line: null, message };
 }
 
@@ -182,13 +180,7 @@ class StandardChecks implements EventCheck {
     return false;
   }
 
-  private chunk(
-    event: Record<string, unknown>,
-    index: number,
-    line: number | null,
-    text: string | undefined,
-    sameLine: boolean,
-  ): void {
+  private chunk(event: Record<string, unknown>, index: number, line: number | null, text: string | undefined, sameLine: boolean): void {
     this.seed.chunkEvent(event, index, line, text, sameLine);
     if (this.loader !== null) this.loader.chunkEvent(event, index, line, text);
     // A line's chunks share their turn and step.

@@ -70,7 +70,12 @@ function clipNode(value: unknown, depth: number, state: { left: number; clipped:
     if (state.left <= 0 && i >= always) {
       state.clipped = true;
       // Defined as data (a log may carry a `__proto__` key; assignment would set the prototype).
-      Object.defineProperty(out, '…', { value: `[clipped: ${keys.length - i} more keys]`, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, '…', {
+        value: `[clipped: ${keys.length - i} more keys]`,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       break;
     }
     state.left -= ENTRY_COST + key.length;

@@ -146,8 +146,7 @@ export class ColumnsBuilder {
   finish(): EventColumns {
     const n = this.count;
     // As `GrowArray.finish`: a view when at most an eighth is unused (never written), else a copy.
-    const trim = <T extends Uint16Array | Uint8Array>(a: T): T =>
-      (a.length - n <= a.length >>> 3 ? a.subarray(0, n) : a.slice(0, n)) as T;
+    const trim = <T extends Uint16Array | Uint8Array>(a: T): T => (a.length - n <= a.length >>> 3 ? a.subarray(0, n) : a.slice(0, n)) as T;
     return {
       typeId: trim(this.idColumn),
       op: trim(this.ops),
@@ -182,21 +181,21 @@ export function buildCitedBy(columns: EventColumns, baseSeq: number): CitedBy {
   const n = columns.typeId.length;
   const counts = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    for (let j = columns.sourceOffset[i]!; j < (columns.sourceOffset[i + 1]!); j++) {
-      const target = (columns.sources[j]!) - baseSeq;
-      if (target >= 0 && target < n) counts[target + 1] = (counts[target + 1]!) + 1;
+    for (let j = columns.sourceOffset[i]!; j < columns.sourceOffset[i + 1]!; j++) {
+      const target = columns.sources[j]! - baseSeq;
+      if (target >= 0 && target < n) counts[target + 1] = counts[target + 1]! + 1;
     }
   }
-  for (let i = 0; i < n; i++) counts[i + 1] = (counts[i + 1]!) + (counts[i]!);
+  for (let i = 0; i < n; i++) counts[i + 1] = counts[i + 1]! + counts[i]!;
   const offset = counts.slice();
   const fill = counts.slice(0, n);
   const citers = new Int32Array(offset[n]!);
   for (let i = 0; i < n; i++) {
-    for (let j = columns.sourceOffset[i]!; j < (columns.sourceOffset[i + 1]!); j++) {
-      const target = (columns.sources[j]!) - baseSeq;
+    for (let j = columns.sourceOffset[i]!; j < columns.sourceOffset[i + 1]!; j++) {
+      const target = columns.sources[j]! - baseSeq;
       if (target >= 0 && target < n) {
         citers[fill[target]!] = i + baseSeq;
-        fill[target] = (fill[target]!) + 1;
+        fill[target] = fill[target]! + 1;
       }
     }
   }

@@ -116,9 +116,10 @@ export function summarizeEvent(event: unknown): string {
       return previewOf(event);
     case 'assistant/chunk': {
       const chunk = isObject(d.chunk) ? d.chunk : {};
-      const body =
-        chunk.text ?? chunk.argumentsDelta ?? chunk.blockType ?? (chunk.reason ? compactJson(chunk.reason) : undefined);
-      return clip(`${String(chunk.type ?? '?')}${body !== undefined ? ` ${typeof body === 'string' ? JSON.stringify(body) : compactJson(body)}` : ''}`);
+      const body = chunk.text ?? chunk.argumentsDelta ?? chunk.blockType ?? (chunk.reason ? compactJson(chunk.reason) : undefined);
+      return clip(
+        `${String(chunk.type ?? '?')}${body !== undefined ? ` ${typeof body === 'string' ? JSON.stringify(body) : compactJson(body)}` : ''}`,
+      );
     }
     case 'tool/call':
       return clip(`${String(d.name ?? '?')}(${String(d.arguments ?? '')}) #${String(d.callId ?? '')}`);

@@ -39,7 +39,10 @@ export const END_DEPENDENT_RULES: ReadonlySet<string> = new Set([
 
 /** Whether a finding depends on where the log ends (see {@link END_DEPENDENT_RULES}). */
 export function isEndDependent(d: Diagnostic): boolean {
-  return END_DEPENDENT_RULES.has(d.rule) || (d.rule === 'qa/checkpoint-not-adjacent' && d.message.endsWith('is the last event: its tool/result replacement is missing'));
+  return (
+    END_DEPENDENT_RULES.has(d.rule) ||
+    (d.rule === 'qa/checkpoint-not-adjacent' && d.message.endsWith('is the last event: its tool/result replacement is missing'))
+  );
 }
 
 /**
@@ -212,9 +215,7 @@ export class GrowingInput {
     const held = this.raw.view();
     if (bytes.length >= held.length && sameBytes(bytes.subarray(0, held.length), held)) return this.append(bytes.subarray(held.length));
     const why =
-      bytes.length < held.length
-        ? `the file shrank from ${held.length} to ${bytes.length} bytes`
-        : 'the start of the file changed';
+      bytes.length < held.length ? `the file shrank from ${held.length} to ${bytes.length} bytes` : 'the start of the file changed';
     const before = eventsOf(this.current);
     this.raw = new ByteBuffer(Math.max(1 << 16, bytes.length));
     this.container = null;
@@ -227,7 +228,11 @@ export class GrowingInput {
     this.raw.append(bytes);
     await this.commit();
     const after = eventsOf(this.current);
-    return this.growth('reread', after, `${why} (it was repaired or replaced): read again from the start; ${before} events before, ${after} now`);
+    return this.growth(
+      'reread',
+      after,
+      `${why} (it was repaired or replaced): read again from the start; ${before} events before, ${after} now`,
+    );
   }
 
   /** The analysis of everything held, the unfinished tail included: the source has ended. */
@@ -308,7 +313,11 @@ export class GrowingInput {
     // the first look: the whole open says exactly what it means.
     if (scanner.decodeError !== null) return null;
     if (this.current !== null && this.liveResult && scanner.sessions.length !== before) return null;
-    const sessions: SessionAnalysis[] = pipeline.snapshot({ extra, zstdTornRecord: tornRecord, end: live.zstd === null ? end : pipeline.text.length });
+    const sessions: SessionAnalysis[] = pipeline.snapshot({
+      extra,
+      zstdTornRecord: tornRecord,
+      end: live.zstd === null ? end : pipeline.text.length,
+    });
     return { file: this.options.name, bytes: end, sessions, findings: [] };
   }
 
@@ -380,7 +389,14 @@ export class GrowingInput {
     this.markProvisional(this.current);
     const newEvents = eventsOf(this.current) - before;
     const error = this.current.sessions.find((s) => s.decodeError !== null)?.decodeError ?? null;
-    if (this.stopNote === null && error !== null && !hadError && this.container !== 'array' && this.container !== 'gzip' && this.container !== 'zip') {
+    if (
+      this.stopNote === null &&
+      error !== null &&
+      !hadError &&
+      this.container !== 'array' &&
+      this.container !== 'gzip' &&
+      this.container !== 'zip'
+    ) {
       const where = error.line !== null ? `line ${error.line}` : error.byte !== null ? `byte ${error.byte}` : 'the appended part';
       this.stopNote = `a decode error in the appended part at ${where}: ${error.message}; following stopped, everything before it stays`;
     }

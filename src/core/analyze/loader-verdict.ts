@@ -20,7 +20,12 @@ export interface LoaderVerdict {
 export function loaderVerdict(diagnostics: readonly Diagnostic[]): LoaderVerdict | null {
   const projected = diagnostics.some((d) => d.rule === PROJECTED_RULE);
   const find = (rule: string): Diagnostic | undefined => diagnostics.find((d) => d.rule === rule);
-  const verdict = (kind: LoaderVerdict['kind'], d: Diagnostic, message = d.message): LoaderVerdict => ({ kind, message, rule: d.rule, projected });
+  const verdict = (kind: LoaderVerdict['kind'], d: Diagnostic, message = d.message): LoaderVerdict => ({
+    kind,
+    message,
+    rule: d.rule,
+    projected,
+  });
   for (const rule of ['loader/fatal-damage', 'zstd/torn-record']) {
     const d = find(rule);
     if (d) return verdict('refuses', d);

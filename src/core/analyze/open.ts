@@ -160,7 +160,8 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
   const budget = options.memoryLimitBytes === undefined ? null : new MemoryBudget(options.memoryLimitBytes);
   // A known size is allocated once and held, as a whole input is; a guess grows as needed.
   const hint = stream.sizeHint;
-  const text = hint !== null && (budget === null || budget.fits(hint)) ? ByteBuffer.sized(hint, budget) : new ByteBuffer(hint ?? 1 << 20, budget);
+  const text =
+    hint !== null && (budget === null || budget.fits(hint)) ? ByteBuffer.sized(hint, budget) : new ByteBuffer(hint ?? 1 << 20, budget);
   const iterator = stream.chunks[Symbol.asyncIterator]();
   let ended = false;
   /** Bytes the stream delivered, appended or not: the input's size when the load read it all. */
@@ -197,7 +198,10 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
     // whole) was: nothing was decoded.
     const ctx: Context = { options, totalBytes: stream.sizeHint ?? 0, consumedBefore: 0, events: 0, budget };
     const stop = limitStop(ctx, options.name, error, { byte: text.length, line: null, text: 'file' });
-    return { result: { file: options.name, bytes: size(), sessions: [failedSession(options.name, ctx, stop)], findings: [] }, input: text.view() };
+    return {
+      result: { file: options.name, bytes: size(), sessions: [failedSession(options.name, ctx, stop)], findings: [] },
+      input: text.view(),
+    };
   } finally {
     if (!ended) await iterator.return?.();
   }
@@ -272,7 +276,8 @@ async function openGzip(bytes: Uint8Array, path: string, ctx: Context): Promise<
   if (pipeline.isArray === true) {
     // A JSON array is parsed whole: a prefix of one is not an array.
     const stop = pipeline.stopped;
-    if (stop !== null) return [failedSession(path, ctx, limitStop(ctx, path, stop, { byte: text.length, line: null, text: 'decompressed' }))];
+    if (stop !== null)
+      return [failedSession(path, ctx, limitStop(ctx, path, stop, { byte: text.length, line: null, text: 'decompressed' }))];
     return [openJsonArray(text.view(), path, ctx, 'gzip')];
   }
   const sessions = pipeline.finish();
@@ -291,7 +296,14 @@ async function openText(
   fill: (() => Promise<boolean>) | null = null,
 ): Promise<SessionAnalysis[]> {
   // Raw text wrapped whole, or sized from a known length: its capacity is its final length.
-  const pipeline = pipelineFor(text, path, ctx, 'none', false, fill === null || ctx.totalBytes === text.capacity ? text.capacity : undefined);
+  const pipeline = pipelineFor(
+    text,
+    path,
+    ctx,
+    'none',
+    false,
+    fill === null || ctx.totalBytes === text.capacity ? text.capacity : undefined,
+  );
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
   let more = fill !== null;
   let scanned = 0;
@@ -435,6 +447,12 @@ function zipRefusal(findings: readonly { severity: string; rule: string; message
 }
 
 function failedSession(path: string, _ctx: Context, error: DecodeErrorInfo): SessionAnalysis {
-  const analyzer = new SessionAnalyzer({ path, form: { container: 'none', text: 'jsonl' }, header: null, log: new ValueLog([]), baseSeq: 0 });
+  const analyzer = new SessionAnalyzer({
+    path,
+    form: { container: 'none', text: 'jsonl' },
+    header: null,
+    log: new ValueLog([]),
+    baseSeq: 0,
+  });
   return analyzer.finish(error);
 }

@@ -71,7 +71,9 @@ export function toMarkdownReport(session: SessionAnalysis): string {
     .map(([family, count]) => `${family} ${count}`)
     .join(', ');
   lines.push(`| by family | ${families || '—'} |`);
-  lines.push(`| surface | ${fold.nodes.length} nodes, ${fold.replacements.length} replacements, ${finalMessages(session)} derived messages |`);
+  lines.push(
+    `| surface | ${fold.nodes.length} nodes, ${fold.replacements.length} replacements, ${finalMessages(session)} derived messages |`,
+  );
   lines.push(`| diagnostics | ${severities.error} errors, ${severities.warning} warnings, ${severities.info} info |`, '');
   if (session.decodeError) {
     const e = session.decodeError;

@@ -29,7 +29,8 @@ export function diagnosticsForScan(
   if (scanner.bom) out.push(bomDiagnostic());
   if (session.format === 'stream-json') return out;
   if (session.format === 'jsonrpc') {
-    for (const note of scanner.contextNotes) out.push({ severity: 'info', rule: RPC_CONTEXT_RULE, seq: null, line: note.line, message: note.message });
+    for (const note of scanner.contextNotes)
+      out.push({ severity: 'info', rule: RPC_CONTEXT_RULE, seq: null, line: note.line, message: note.message });
     return out;
   }
   if (scanner.projected) out.push({ severity: 'info', rule: PROJECTED_RULE, seq: null, line: null, message: PROJECTED_MESSAGE });
@@ -50,7 +51,13 @@ export function diagnosticsForScan(
   if (loader.fatal && issue !== null) {
     out.push({ severity: 'error', rule: 'loader/fatal-damage', seq: null, line: lineOf(loader.issueLine, headerOffset), message: issue });
   } else if (zstdTornRecord) {
-    out.push({ severity: 'error', rule: 'zstd/torn-record', seq: null, line: lineOf(loader.issueLine, headerOffset), message: ZSTD_TORN_RECORD });
+    out.push({
+      severity: 'error',
+      rule: 'zstd/torn-record',
+      seq: null,
+      line: lineOf(loader.issueLine, headerOffset),
+      message: ZSTD_TORN_RECORD,
+    });
   } else if (loader.issue !== null) {
     out.push({
       severity: 'warning',

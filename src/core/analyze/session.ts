@@ -216,7 +216,8 @@ export class SessionAnalyzer implements TextEventSink {
     }
     const line = origin.line > 0 ? origin.line : null;
     if (this.analytics) {
-      if (this.error === null || this.error.index > first) this.analytics.chunkRow(members.row.turn, members.row.step, members.seq(0), members.time(0), line);
+      if (this.error === null || this.error.index > first)
+        this.analytics.chunkRow(members.row.turn, members.row.step, members.seq(0), members.time(0), line);
       if (this.error !== null) this.analytics.stop();
     }
     for (const check of this.checks) {
@@ -311,13 +312,15 @@ export class SessionAnalyzer implements TextEventSink {
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });
         return value;
       },
-      fold: live ? this.liveFold() : {
-        accepted: this.accepted,
-        nodes: this.state.nodes.slice(),
-        replacements: this.replacements,
-        replaceGeneration: this.state.replaceGeneration,
-        error: this.error,
-      },
+      fold: live
+        ? this.liveFold()
+        : {
+            accepted: this.accepted,
+            nodes: this.state.nodes.slice(),
+            replacements: this.replacements,
+            replaceGeneration: this.state.replaceGeneration,
+            error: this.error,
+          },
       index: live ? builder.live(this.accepted, this.options.checkpointEvery) : builder.finish(this.accepted, this.options.checkpointEvery),
       analytics,
       decodeError,

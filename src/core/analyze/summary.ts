@@ -10,10 +10,10 @@ import type { SessionAnalysis } from './session';
 export function typeCounts(session: SessionAnalysis): Map<string, number> {
   const { typeId, types } = session.columns;
   const counts = new Uint32Array(types.length);
-  for (let i = 0; i < typeId.length; i++) counts[typeId[i]!] = (counts[typeId[i]!]!) + 1;
+  for (let i = 0; i < typeId.length; i++) counts[typeId[i]!] = counts[typeId[i]!]! + 1;
   const out = new Map<string, number>();
   types.forEach((type, id) => {
-    if ((counts[id]!) > 0) out.set(type, counts[id]!);
+    if (counts[id]! > 0) out.set(type, counts[id]!);
   });
   return out;
 }

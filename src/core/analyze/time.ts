@@ -40,9 +40,20 @@ export function timeFacts(times: ArrayLike<number>, diagnostics: readonly Diagno
   }
   if (first === null) return { kind: 'absent', origin: null, outOfOrder: 0, note: 'no event records a time' };
   if (diagnostics.some((d) => d.rule === PROJECTED_RULE)) {
-    return { kind: 'synthetic', origin, outOfOrder, note: 'an envelope-projected snapshot records no times: they are set to 0 (packed rows keep their offsets)' };
+    return {
+      kind: 'synthetic',
+      origin,
+      outOfOrder,
+      note: 'an envelope-projected snapshot records no times: they are set to 0 (packed rows keep their offsets)',
+    };
   }
-  if (!distinct) return { kind: 'synthetic', origin, outOfOrder: 0, note: `every event has the same time (${first}): the log's times were zeroed or not recorded` };
+  if (!distinct)
+    return {
+      kind: 'synthetic',
+      origin,
+      outOfOrder: 0,
+      note: `every event has the same time (${first}): the log's times were zeroed or not recorded`,
+    };
   return { kind: 'clock', origin, outOfOrder, note: null };
 }
 

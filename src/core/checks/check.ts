@@ -84,11 +84,7 @@ export function isNonEmptyString(value: unknown): value is string {
  * `onlyKeys(obj, required, optional)` of log-format.md §12: every required key is present and no
  * key lies outside required ∪ optional.
  */
-export function hasOnlyKeys(
-  record: Record<string, unknown>,
-  required: readonly string[],
-  optional: readonly string[] = [],
-): boolean {
+export function hasOnlyKeys(record: Record<string, unknown>, required: readonly string[], optional: readonly string[] = []): boolean {
   for (const key in record) {
     if (!required.includes(key) && !optional.includes(key)) return false;
   }
@@ -97,12 +93,6 @@ export function hasOnlyKeys(
 }
 
 /** Build a diagnostic (keeps the object shape identical everywhere, which V8 likes). */
-export function diagnostic(
-  severity: Severity,
-  rule: string,
-  seq: number | null,
-  line: number | null,
-  message: string,
-): Diagnostic {
+export function diagnostic(severity: Severity, rule: string, seq: number | null, line: number | null, message: string): Diagnostic {
   return { severity, rule, seq, line, message };
 }

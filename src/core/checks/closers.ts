@@ -11,8 +11,7 @@ export const OUTCOME_UNKNOWN_TEXT =
   'The tool call was interrupted after it was recorded, but no result was durably recorded. Its outcome is unknown. Decide whether to retry from the tool semantics: retry only if the operation is read-only or idempotent; if it may have side effects, first verify external state or ask the user. Do not retry blindly.';
 
 /** Text of the result for a call that was never recorded as started. */
-export const NOT_STARTED_TEXT =
-  'The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed.';
+export const NOT_STARTED_TEXT = 'The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed.';
 
 interface PendingCall {
   step: unknown;

@@ -65,8 +65,10 @@ export function notHeaderReason(record: Record<string, unknown> | null): string 
       return `"${key}" is ${shown}: it must be a non-negative safe integer`;
     }
   }
-  if (record.origin !== undefined && record.origin !== 'subagent') return `"origin" is ${describeValue(record.origin)}: it may only be "subagent"`;
-  if (record.agentPreset !== undefined && typeof record.agentPreset !== 'string') return `"agentPreset" is ${describeValue(record.agentPreset)}, not a string`;
+  if (record.origin !== undefined && record.origin !== 'subagent')
+    return `"origin" is ${describeValue(record.origin)}: it may only be "subagent"`;
+  if (record.agentPreset !== undefined && typeof record.agentPreset !== 'string')
+    return `"agentPreset" is ${describeValue(record.agentPreset)}, not a string`;
   return null;
 }
 

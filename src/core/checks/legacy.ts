@@ -33,9 +33,7 @@ function isSafeTurn(value: unknown): boolean {
 }
 
 function malformed(ctx: LegacyContext, what: string, seq: unknown): LegacyMalformedError {
-  return new LegacyMalformedError(
-    `session "${ctx.sessionId}" contains malformed pre-react-loop ${what} at seq ${String(seq)}`,
-  );
+  return new LegacyMalformedError(`session "${ctx.sessionId}" contains malformed pre-react-loop ${what} at seq ${String(seq)}`);
 }
 
 /**

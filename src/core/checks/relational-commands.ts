@@ -105,19 +105,13 @@ export class CommandsFamily implements InvariantFamily {
     let hi = this.flips.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.flips[mid]!) <= position) lo = mid + 1;
+      if (this.flips[mid]! <= position) lo = mid + 1;
       else hi = mid;
     }
     return lo % 2 === 0;
   }
 
-  private check(
-    event: Record<string, unknown>,
-    type: unknown,
-    seq: unknown,
-    index: number,
-    line: number | null,
-  ): string | null {
+  private check(event: Record<string, unknown>, type: unknown, seq: unknown, index: number, line: number | null): string | null {
     const data = dataOf(event);
     const id = data.commandId;
     if (type === 'command/run') {
@@ -129,13 +123,7 @@ export class CommandsFamily implements InvariantFamily {
     const source = data.sourceEventSeq;
     if (source === undefined) return null;
     const message = `command/done ${JSON.stringify(id)} has invalid sourceEventSeq ${String(source)}`;
-    if (
-      data.kind !== 'success' ||
-      typeof source !== 'number' ||
-      !Number.isSafeInteger(source) ||
-      source < 0 ||
-      source >= (seq as number)
-    ) {
+    if (data.kind !== 'success' || typeof source !== 'number' || !Number.isSafeInteger(source) || source < 0 || source >= (seq as number)) {
       return message;
     }
     if (source < this.count) {

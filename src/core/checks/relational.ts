@@ -30,11 +30,7 @@ export class RelationalCheck implements EventCheck {
   private readonly session = new SessionFamily();
   private readonly compaction = new CompactionFamily();
   private readonly commands = new CommandsFamily();
-  private readonly families: readonly [InvariantFamily, InvariantFamily, InvariantFamily] = [
-    this.session,
-    this.compaction,
-    this.commands,
-  ];
+  private readonly families: readonly [InvariantFamily, InvariantFamily, InvariantFamily] = [this.session, this.compaction, this.commands];
   private results: (RelationalViolation | null)[] | null = null;
 
   event(value: unknown, index: number, line: number | null): void {

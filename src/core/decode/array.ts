@@ -25,7 +25,8 @@ export function splitArrayHeader(values: unknown[]): {
       rule: ARRAY_HEADER_RULE,
       seq: null,
       line: null,
-      message: 'element 0 of the JSON array is the session header, not an event: the events are elements 1 onwards (upstream has no array form)',
+      message:
+        'element 0 of the JSON array is the session header, not an event: the events are elements 1 onwards (upstream has no array form)',
     },
   };
 }

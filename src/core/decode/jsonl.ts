@@ -14,7 +14,6 @@ import type { PackedRow } from './packed';
 import { completeEnvelope, isProjectedFirstRecord } from './projected';
 import { isJsonRpcNotification, rpcContextNote, rpcSessionEvent } from './jsonrpc';
 
-
 /** A session found in the text. */
 export interface TextSession {
   format: TextForm;

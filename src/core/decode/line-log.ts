@@ -95,7 +95,7 @@ export class LineLog implements EventLog {
     let hi = this.rowFirst.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if ((first[mid]!) <= i) lo = mid;
+      if (first[mid]! <= i) lo = mid;
       else hi = mid - 1;
     }
     return lo;

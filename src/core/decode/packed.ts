@@ -13,9 +13,7 @@ export class PackedRowError extends Error {
 
 /** True when a parsed storage record is a packed chunk row. */
 export function isPackedRow(value: unknown): value is Record<string, unknown> {
-  return (
-    value !== null && typeof value === 'object' && !Array.isArray(value) && ROW_TAGS.has((value as { type?: unknown }).type)
-  );
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && ROW_TAGS.has((value as { type?: unknown }).type);
 }
 
 function hasExactKeys(obj: object, keys: readonly string[]): boolean {

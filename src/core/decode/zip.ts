@@ -202,7 +202,11 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}, budget:
   for (const candidate of candidates) {
     const { name, size, originalSize } = candidate.info;
     if (originalSize > limit.maxMemberBytes) {
-      refuse('zip/bomb', name, `declared uncompressed size ${originalSize} bytes exceeds the per-member limit of ${limit.maxMemberBytes} bytes`);
+      refuse(
+        'zip/bomb',
+        name,
+        `declared uncompressed size ${originalSize} bytes exceeds the per-member limit of ${limit.maxMemberBytes} bytes`,
+      );
     } else if (originalSize > limit.ratioMinBytes && originalSize > size * limit.maxRatio) {
       const ratio = size === 0 ? 'unbounded' : `${Math.round(originalSize / size)}:1`;
       refuse(
@@ -211,7 +215,11 @@ export function readExportZip(bytes: Uint8Array, limits: ZipLimits = {}, budget:
         `compression ratio ${ratio} (${originalSize} bytes from ${size}) exceeds the limit of ${limit.maxRatio}:1 for members over ${limit.ratioMinBytes} bytes`,
       );
     } else if (total + originalSize > limit.maxTotalBytes) {
-      refuse('zip/bomb', name, `its ${originalSize} bytes would bring the total uncompressed size over the limit of ${limit.maxTotalBytes} bytes`);
+      refuse(
+        'zip/bomb',
+        name,
+        `its ${originalSize} bytes would bring the total uncompressed size over the limit of ${limit.maxTotalBytes} bytes`,
+      );
     } else if (budget !== null && !budget.fits(total + originalSize)) {
       // fflate allocates each member's declared size: check before anything is inflated.
       overBudget.push({ path: name, error: new MemoryLimitError(budget.held + total + originalSize, budget.limit) });

@@ -108,7 +108,6 @@ export interface TornZstdFrame {
   plaintext: Uint8Array;
 }
 
-
 /** The damage that stopped decoding a log: a structural error of the walk, or a frame that failed validation. */
 export interface ZstdDamage {
   kind: 'structure' | 'frame';
@@ -306,7 +305,7 @@ export function decodeZstdFrame(frame: Uint8Array, start: number, budget: Memory
   // regenerates at most Block_Maximum_Size.
   const maxBlock = Math.min(MAX_BLOCK_BYTES, Math.max(header.windowSize, 1));
   let bound = 0;
-  for (let at = header.blocksAt; at + 3 <= frame.length; ) {
+  for (let at = header.blocksAt; at + 3 <= frame.length;) {
     const h = u24le(frame, at);
     const type = (h >> 1) & 3;
     bound += type === 2 ? maxBlock : h >>> 3;
@@ -371,7 +370,7 @@ export function decodeTornZstdFrame(bytes: Uint8Array, budget: MemoryBudget | nu
     if ((error as { code?: unknown }).code !== ZstdErrorCode.UnexpectedEOF) return empty;
   }
   // Locate the first incomplete block; a raw one contributes the bytes that did arrive.
-  for (let at = header.blocksAt; at + 3 <= bytes.length; ) {
+  for (let at = header.blocksAt; at + 3 <= bytes.length;) {
     const h = u24le(bytes, at);
     const type = (h >> 1) & 3;
     const payload = type === 1 ? 1 : h >>> 3;
@@ -606,7 +605,6 @@ export class ZstdFrameStream {
 
 // ---------------------------------------------------------------------------------------------
 // Frame-level findings
-
 
 /** The {@link ZstdDamage} of a `ZstdFrameStream.error`. */
 export function zstdErrorInfo(error: ZstdLogError): ZstdDamage {

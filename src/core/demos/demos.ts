@@ -44,26 +44,36 @@ export function demos(): Demo[] {
         const prompt = s.userTurn('List the files in src/.');
         narrate(prompt - 2, 'turn/start is log-only: it is recorded, but the model never sees it.');
         narrate(prompt, 'The prompt is a user/message with surfaceOp "append": it becomes the first surface node.');
-        const { message, results } = s.assistant('Listing the directory.', [{ name: 'ls', args: { path: 'src' }, result: 'core/\nui/\nmain.tsx' }]);
-        narrate(message - 1, 'The streamed assistant/chunk events are log-only; the assistant/message that cites them is what the model sees.');
+        const { message, results } = s.assistant('Listing the directory.', [
+          { name: 'ls', args: { path: 'src' }, result: 'core/\nui/\nmain.tsx' },
+        ]);
+        narrate(
+          message - 1,
+          'The streamed assistant/chunk events are log-only; the assistant/message that cites them is what the model sees.',
+        );
         narrate(message, 'assistant/message appends the second node. Its sourceEventSeqs cite the chunks it was assembled from.');
-        narrate((results[0]!) - 1, 'tool/call is log-only: the call itself is already inside the assistant message.');
+        narrate(results[0]! - 1, 'tool/call is log-only: the call itself is already inside the assistant message.');
         narrate(results[0]!, 'tool/result appends the third node, citing its tool/call.');
         s.endTurn();
       },
     ),
-    build('append-flow', 'A basic append flow', 'Every surface event appends at the tail, so the surface grows in log order.', (s, narrate) => {
-      const a = s.userTurn('What is 2 + 2?');
-      narrate(a, 'Node 1: the question.');
-      const b = s.assistant('4.');
-      narrate(b.message, 'Node 2: the answer. Between replaces the surface only grows at the tail.');
-      s.endTurn();
-      const c = s.userTurn('And 3 + 3?');
-      narrate(c, 'A new turn appends its prompt after everything before it.');
-      const d = s.assistant('6.');
-      narrate(d.message, 'Four nodes: the model view and the human transcript are still identical.');
-      s.endTurn();
-    }),
+    build(
+      'append-flow',
+      'A basic append flow',
+      'Every surface event appends at the tail, so the surface grows in log order.',
+      (s, narrate) => {
+        const a = s.userTurn('What is 2 + 2?');
+        narrate(a, 'Node 1: the question.');
+        const b = s.assistant('4.');
+        narrate(b.message, 'Node 2: the answer. Between replaces the surface only grows at the tail.');
+        s.endTurn();
+        const c = s.userTurn('And 3 + 3?');
+        narrate(c, 'A new turn appends its prompt after everything before it.');
+        const d = s.assistant('6.');
+        narrate(d.message, 'Four nodes: the model view and the human transcript are still identical.');
+        s.endTurn();
+      },
+    ),
     build(
       'compaction',
       'A summarizing compaction',
@@ -74,10 +84,17 @@ export function demos(): Demo[] {
         s.endTurn();
         s.userTurn('And a B-tree?');
         const a = s.assistant('A B-tree keeps sorted keys in wide nodes so lookups touch few pages.');
-        const checkpoint = s.compact(q, a.message, 'We discussed hash maps (buckets, collisions, resizing) and B-trees (wide sorted nodes).');
+        const checkpoint = s.compact(
+          q,
+          a.message,
+          'We discussed hash maps (buckets, collisions, resizing) and B-trees (wide sorted nodes).',
+        );
         narrate(checkpoint - 2, 'compaction/start opens the bracket (log-only).');
         narrate(checkpoint - 1, 'compaction/summary records the summary and the nodes it will shadow (log-only).');
-        narrate(checkpoint, `The checkpoint user/message replaces ${q}…${a.message}: four nodes become one. They stay in the log; they are shadowed.`);
+        narrate(
+          checkpoint,
+          `The checkpoint user/message replaces ${q}…${a.message}: four nodes become one. They stay in the log; they are shadowed.`,
+        );
         narrate(checkpoint + 1, 'compaction/end closes the bracket.');
         const next = s.assistant('Shall we compare their costs?');
         narrate(next.message, 'New messages append after the checkpoint.');
@@ -104,7 +121,11 @@ export function demos(): Demo[] {
         narrate(first, `First compaction: checkpoint ${first} replaces node ${q} and takes its place, before ${a.message}.`);
         const more = s.assistant('Shall I go on with Byzantium?');
         narrate(more.message, 'A new answer appends after them.');
-        const second = s.compact(first, a.message, 'Remember 7; Rome: founded 753 BC, republic 509 BC, empire 27 BC, west fell 476, east 1453.');
+        const second = s.compact(
+          first,
+          a.message,
+          'Remember 7; Rome: founded 753 BC, republic 509 BC, empire 27 BC, west fell 476, east 1453.',
+        );
         narrate(
           second,
           `Second compaction: a replace of a replacement, from ${first} to ${a.message}. start ${first} > end ${a.message} numerically, ` +
@@ -143,7 +164,10 @@ export function demos(): Demo[] {
         });
         // The cursor can only reach the accepted prefix: the note stands at its end, just
         // before the refused event (keyed to the refused event it could never be shown).
-        narrate(bad - 1, `The next event, ${bad}, replaces ${q}…${a.message} with no sourceEventSeqs, so the fold refuses it: every shadowed node must be cited. The surface stays as it is here.`);
+        narrate(
+          bad - 1,
+          `The next event, ${bad}, replaces ${q}…${a.message} with no sourceEventSeqs, so the fold refuses it: every shadowed node must be cited. The surface stays as it is here.`,
+        );
       },
     ),
     build(

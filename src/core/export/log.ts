@@ -53,7 +53,8 @@ export function* exportLogLines(session: SessionAnalysis, options: ExportLogOpti
     const i = seq - session.baseSeq;
     return Number.isInteger(i) && i >= 0 && i < log.length ? log.event(i) : null;
   };
-  const write = (record: unknown): string => (redactor ? JSON.stringify(redactRecord(record, redactor, originalOf).value) : JSON.stringify(record));
+  const write = (record: unknown): string =>
+    redactor ? JSON.stringify(redactRecord(record, redactor, originalOf).value) : JSON.stringify(record);
 
   if (session.header !== null) yield write(session.header);
   const projected = (log as { projected?: boolean }).projected === true;

@@ -31,7 +31,9 @@ export interface SessionExportResult {
 }
 
 const baseName = (session: SessionAnalysis): string =>
-  (session.sessionId ?? session.path.split(/[\\/!]/).pop() ?? 'session').replace(/\.(jsonl|zstd|zst|gz|zip|json)$/gi, '').replace(/[^A-Za-z0-9_.-]/g, '_') || 'session';
+  (session.sessionId ?? session.path.split(/[\\/!]/).pop() ?? 'session')
+    .replace(/\.(jsonl|zstd|zst|gz|zip|json)$/gi, '')
+    .replace(/[^A-Za-z0-9_.-]/g, '_') || 'session';
 
 /**
  * Write a session to send.

@@ -30,7 +30,10 @@ export interface EmbeddedMeta {
 
 /** JSON fit for a `<script>` data block: `<` escaped, so no text in it can close the element. */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**
@@ -39,7 +42,8 @@ function scriptJson(value: unknown): string {
  */
 export function embedSession(template: string, jsonl: string, meta: EmbeddedMeta): string {
   const at = template.indexOf(SESSION_SLOT);
-  if (at < 0 || template.indexOf(SESSION_SLOT, at + 1) >= 0) throw new Error('the viewer template has no single session slot: is it the built standalone.html?');
+  if (at < 0 || template.indexOf(SESSION_SLOT, at + 1) >= 0)
+    throw new Error('the viewer template has no single session slot: is it the built standalone.html?');
   const gzip = gzipSync(new TextEncoder().encode(jsonl), { level: 9, mtime: 0 });
   const blocks =
     `<script type="application/json" id="${SESSION_META_ID}">${scriptJson(meta)}</script>\n` +

@@ -157,7 +157,7 @@ export class LiveSurface implements NodePositions {
   }
 
   private accepts(seq: number): boolean {
-    return this.nodes === 0 || seq > (this.nodeSeq[this.nodes - 1]!);
+    return this.nodes === 0 || seq > this.nodeSeq[this.nodes - 1]!;
   }
 
   /** Leave the indexed form (seqs out of order: never from a valid fold). */
@@ -204,7 +204,7 @@ export class LiveSurface implements NodePositions {
     while (step * 2 <= this.slots) step *= 2;
     for (; step > 0; step >>= 1) {
       const next = pos + step;
-      if (next <= this.slots && (this.tree[next]!) < rest) {
+      if (next <= this.slots && this.tree[next]! < rest) {
         pos = next;
         rest -= this.tree[next]!;
       }
@@ -215,7 +215,7 @@ export class LiveSurface implements NodePositions {
   private kill(slot: number): void {
     this.slotNode[slot] = -1;
     this.skip[slot] = slot + 1;
-    for (let j = slot + 1; j <= this.slots; j += j & -j) this.tree[j] = (this.tree[j]!) - 1;
+    for (let j = slot + 1; j <= this.slots; j += j & -j) this.tree[j] = this.tree[j]! - 1;
     this.live--;
   }
 

@@ -69,7 +69,7 @@ const NO_SHADOWED: readonly number[] = [];
 function hasDuplicates(list: readonly number[]): boolean {
   // Writers cite in ascending order (chunk seqs, tool calls): a strictly ascending list has none.
   let ascending = true;
-  for (let i = 1; i < list.length && ascending; i++) ascending = (list[i]!) > (list[i - 1]!);
+  for (let i = 1; i < list.length && ascending; i++) ascending = list[i]! > list[i - 1]!;
   if (ascending) return false;
   if (list.length > 32) return new Set(list).size < list.length;
   for (let i = 1; i < list.length; i++) {
@@ -85,10 +85,7 @@ function checkProvenance(event: any, shadowed: readonly number[]): void {
   let list: readonly unknown[] = NO_SHADOWED;
   if (src !== undefined) {
     if (!Array.isArray(src)) {
-      throw new SurfaceError(
-        `sourceEventSeqs on event at seq ${event.seq} must be an array when present`,
-        'surface/sources-not-array',
-      );
+      throw new SurfaceError(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`, 'surface/sources-not-array');
     }
     if (src.length === 0 && type !== 'assistant/message') {
       throw new SurfaceError('sourceEventSeqs must not be empty except on assistant/message', 'surface/sources-empty');
@@ -173,10 +170,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 /** The tool/result content-only rewrite rule T1–T3 (surface.md §3.2). */
 function checkToolRewrite(event: any, shadowed: readonly number[], lookup: EventLookup): void {
   if (shadowed.length !== 1) {
-    throw new SurfaceError(
-      'tool/result surface replacement must rewrite exactly one current node',
-      'surface/tool-multiple-nodes',
-    );
+    throw new SurfaceError('tool/result surface replacement must rewrite exactly one current node', 'surface/tool-multiple-nodes');
   }
   const original: any = lookup(shadowed[0]!);
   if (original.type !== 'tool/result') {
@@ -208,10 +202,7 @@ export function planEvent(event: any, expected: number, nodes: NodePositions, lo
   const hasOp = event.surfaceOp !== undefined;
   if (!SURFACE_TYPES.has(type)) {
     if (hasOp) {
-      throw new SurfaceError(
-        `session event "${type}" is not surface-eligible and cannot carry surfaceOp`,
-        'surface/op-on-log-only',
-      );
+      throw new SurfaceError(`session event "${type}" is not surface-eligible and cannot carry surfaceOp`, 'surface/op-on-log-only');
     }
     if (event.sourceEventSeqs !== undefined) {
       throw new SurfaceError(
@@ -222,10 +213,7 @@ export function planEvent(event: any, expected: number, nodes: NodePositions, lo
     return { kind: 'log-only', seq };
   }
   if (!hasOp) {
-    throw new SurfaceError(
-      `session event "${type}" is surface-eligible and requires a surfaceOp marker`,
-      'surface/missing-op',
-    );
+    throw new SurfaceError(`session event "${type}" is surface-eligible and requires a surfaceOp marker`, 'surface/missing-op');
   }
   const op = event.surfaceOp;
   if (op === 'append') {

@@ -28,7 +28,10 @@ export abstract class Compactor extends SurfaceModel {
       const tail = Math.min(1024, Math.floor(this.pruneThreshold / 8));
       const cutText = headCodePoints(text, head) + PRUNE_MARKER + tailCodePoints(text, tail);
       // Identical data except the first block's content: same keys in the same order.
-      const data: Obj = { ...original, message: { ...message, content: [{ ...block, content: [{ type: 'text', text: cutText }, ...inner.slice(1)] }] } };
+      const data: Obj = {
+        ...original,
+        message: { ...message, content: [{ ...block, content: [{ type: 'text', text: cutText }, ...inner.slice(1)] }] },
+      };
       if (this.armed() === 'tool-result-changes-meta') {
         const meta = (original.meta ?? {}) as Obj;
         data.meta = { ...meta, pruned: true };
@@ -54,8 +57,12 @@ export abstract class Compactor extends SurfaceModel {
     if (!fail && !forced && this.rng.chance(0.3)) {
       // Context overflow: the request failed first, then compaction runs inside the same step.
       this.ev('assistant/chunk', {
-        turn, step,
-        chunk: { type: 'finish', reason: { kind: 'error', failure: { message: 'request exceeded the model context window', code: 'CONTEXT_WINDOW_EXCEEDED' } } },
+        turn,
+        step,
+        chunk: {
+          type: 'finish',
+          reason: { kind: 'error', failure: { message: 'request exceeded the model context window', code: 'CONTEXT_WINDOW_EXCEEDED' } },
+        },
       });
     }
     this.compact(range, turn, null, fail, forced);

@@ -36,14 +36,29 @@ function unpackedEvents(body: Record<string, unknown>[]): Record<string, unknown
       out.push(record);
       continue;
     }
-    const data = record.data as { turn: number; step: number; index: number; dt: number[]; texts?: string[]; args?: string[]; id?: string; name?: string };
+    const data = record.data as {
+      turn: number;
+      step: number;
+      index: number;
+      dt: number[];
+      texts?: string[];
+      args?: string[];
+      id?: string;
+      name?: string;
+    };
     const members = data.texts ?? data.args ?? [];
     let time = record.time0 as number;
     members.forEach((member, k) => {
       if (k > 0) time += data.dt[k - 1]!;
       const chunk =
         record.type === 'tool-call-chunks'
-          ? { type: 'tool-call-delta', index: data.index, id: data.id, ...(data.name === undefined ? {} : { name: data.name }), argumentsDelta: member }
+          ? {
+              type: 'tool-call-delta',
+              index: data.index,
+              id: data.id,
+              ...(data.name === undefined ? {} : { name: data.name }),
+              argumentsDelta: member,
+            }
           : { type: record.type === 'text-chunks' ? 'text-delta' : 'reasoning-delta', index: data.index, text: member };
       out.push({ type: 'assistant/chunk', seq: (record.seq0 as number) + k, time, data: { turn: data.turn, step: data.step, chunk } });
     });
@@ -63,9 +78,11 @@ export function toJsonRpcNotifications(jsonl: string): string {
   const lines: unknown[] = [{ method: 'session.status', params: { sessionId, status: 'running' } }];
   const middle = Math.floor(events.length / 2);
   events.forEach((event, i) => {
-    if (i === middle) lines.push({ jsonrpc: '2.0', method: 'subagent.started', params: { sessionId, childSessionId: `${sessionId}-child` } });
+    if (i === middle)
+      lines.push({ jsonrpc: '2.0', method: 'subagent.started', params: { sessionId, childSessionId: `${sessionId}-child` } });
     lines.push({ method: 'session.event', params: { sessionId, event } });
-    if (i === middle) lines.push({ jsonrpc: '2.0', method: 'subagent.finished', params: { sessionId, childSessionId: `${sessionId}-child` } });
+    if (i === middle)
+      lines.push({ jsonrpc: '2.0', method: 'subagent.finished', params: { sessionId, childSessionId: `${sessionId}-child` } });
   });
   lines.push({ method: 'session.status', params: { sessionId, status: 'idle' } });
   return lines.map((l) => `${JSON.stringify(l)}\n`).join('');

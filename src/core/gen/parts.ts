@@ -44,7 +44,6 @@ export type StepVariant = 'normal' | 'max-tokens-empty' | 'max-tokens-partial' |
 /** Thrown to unwind generation when an open tail or torn tail has been reached. */
 export const STOP = Symbol('stop');
 
-
 /** Number of code points in `s` (surrogate pairs count once), as upstream's prune threshold does. */
 export function codePointLength(s: string): number {
   let n = 0;

@@ -260,7 +260,11 @@ export function teachingSession(): SessionScript {
   s.userTurn('And why are sunsets red?');
   s.prune(first.results[0]!, 'Notes on the sky: sunlight is a mix of wavelengths.');
   const answer = s.assistant('At sunset light crosses much more air, so most blue is scattered away before it reaches you.');
-  s.compact(question, answer.message, 'The user asked why the sky is blue (Rayleigh scattering) and why sunsets are red (long path through air).');
+  s.compact(
+    question,
+    answer.message,
+    'The user asked why the sky is blue (Rayleigh scattering) and why sunsets are red (long path through air).',
+  );
   s.assistant('Anything else about the sky?');
   s.endTurn();
   return s;

@@ -75,7 +75,11 @@ export class LogGenerator extends Compactor {
       this.planMode = !this.planMode;
       this.ev('command/run', { commandId: id, name: 'plan', args: this.planMode ? '' : ' off', source: { kind: 'user' } });
       this.ev('plan/mode', { active: this.planMode });
-      this.ev('command/done', { commandId: id, kind: 'success', text: this.planMode ? 'Plan mode on. Use /plan off to leave.' : 'Plan mode off.' });
+      this.ev('command/done', {
+        commandId: id,
+        kind: 'success',
+        text: this.planMode ? 'Plan mode on. Use /plan off to leave.' : 'Plan mode off.',
+      });
     }
     if (rng.chance(0.02)) {
       this.sandbox = rng.pick(['read-only', 'workspace-write', 'danger-full-access'] as const);
@@ -85,7 +89,11 @@ export class LogGenerator extends Compactor {
     if (rng.chance(0.02)) {
       const id = this.commandId();
       this.ev('command/run', { commandId: id, name: 'status', args: '', source: { kind: 'user' } });
-      this.ev('command/done', { commandId: id, kind: 'success', text: `Session ${this.meta.sessionId}\nModel: ${PROVIDER}/${this.model}\nTurns: ${this.turnNo}` });
+      this.ev('command/done', {
+        commandId: id,
+        kind: 'success',
+        text: `Session ${this.meta.sessionId}\nModel: ${PROVIDER}/${this.model}\nTurns: ${this.turnNo}`,
+      });
     }
     if (rng.chance(0.01)) this.ev('feedback/record', { text: this.sentence(rng.int(5, 20)) });
   }
@@ -101,7 +109,15 @@ export class LogGenerator extends Compactor {
     this.ev('turn/start', { turn });
     this.openTurn = turn;
     this.ev('agent/inbox/spliced', { target: 'next-turn', start: 0, removedCount: 1, inserted: [] });
-    const toolSteps = rng.weighted<number>([[0, 22], [1, 24], [2, 20], [3, 13], [4, 9], [6, 7], [9, 5]]);
+    const toolSteps = rng.weighted<number>([
+      [0, 22],
+      [1, 24],
+      [2, 20],
+      [3, 13],
+      [4, 9],
+      [6, 7],
+      [9, 5],
+    ]);
     let reason: Obj = { kind: 'completed' };
     for (let step = 1; ; step++) {
       this.meta.stats.steps++;
@@ -162,7 +178,10 @@ export class LogGenerator extends Compactor {
           kind: 'plugin',
           plugin: '@deepseek-ai/dsh-system-prompt',
           form: 'snapshot',
-          sections: [{ name: 'sandbox:policy', text: sandboxText }, { name: 'approval:policy', text: approvalText }],
+          sections: [
+            { name: 'sandbox:policy', text: sandboxText },
+            { name: 'approval:policy', text: approvalText },
+          ],
         },
         role: 'user',
         id: this.uuid(),
@@ -172,7 +191,11 @@ export class LogGenerator extends Compactor {
     }
     if (!this.titleDone) {
       this.titleDone = true;
-      this.ev('session/title', { title: promptText.split(' ').slice(0, 5).join(' '), messageSeqs: [promptSeq], source: { kind: 'fallback' } });
+      this.ev('session/title', {
+        title: promptText.split(' ').slice(0, 5).join(' '),
+        messageSeqs: [promptSeq],
+        source: { kind: 'fallback' },
+      });
     } else if (turn === 2 && rng.chance(0.6)) {
       this.ev('session/title', {
         title: this.sentence(4).replace(/\.$/, ''),
@@ -197,7 +220,18 @@ export class LogGenerator extends Compactor {
     this.time += this.rng.int(200, 1500);
     this.ev('assistant/chunk', { turn, step, chunk: { type: 'finish', reason: { kind: 'error', failure } } });
     const delayMs = this.rng.pick([500, 1000, 2000]);
-    this.ev('llm/retry', { retryId, turn, step, provider: PROVIDER, mode: 'normal', policyKey: 'rate-limit', retry: 1, maxRetries: 3, delayMs, failure });
+    this.ev('llm/retry', {
+      retryId,
+      turn,
+      step,
+      provider: PROVIDER,
+      mode: 'normal',
+      policyKey: 'rate-limit',
+      retry: 1,
+      maxRetries: 3,
+      delayMs,
+      failure,
+    });
     this.time += delayMs;
     this.ev('llm/retry-started', { retryId, turn, step, retry: 1 });
     this.meta.stats.retries++;
@@ -211,13 +245,30 @@ export class LogGenerator extends Compactor {
     let args: Obj;
     switch (name) {
       case 'bash':
-        args = { command: rng.pick(['npm test', 'npx tsc -p .', 'git status --short', 'ls -la src', `grep -rn "${this.word()}" src`, 'npx vitest run', `cat ${rng.pick(FILES)}`]), description: this.sentence(rng.int(3, 7)) };
+        args = {
+          command: rng.pick([
+            'npm test',
+            'npx tsc -p .',
+            'git status --short',
+            'ls -la src',
+            `grep -rn "${this.word()}" src`,
+            'npx vitest run',
+            `cat ${rng.pick(FILES)}`,
+          ]),
+          description: this.sentence(rng.int(3, 7)),
+        };
         break;
       case 'read':
-        args = rng.chance(0.5) ? { file_path: rng.pick(FILES) } : { file_path: rng.pick(FILES), offset: rng.int(1, 400), limit: rng.pick([50, 100, 200]) };
+        args = rng.chance(0.5)
+          ? { file_path: rng.pick(FILES) }
+          : { file_path: rng.pick(FILES), offset: rng.int(1, 400), limit: rng.pick([50, 100, 200]) };
         break;
       case 'edit':
-        args = { file_path: rng.pick(FILES), old_string: this.codeLines(rng.int(1, 4)).join('\n'), new_string: this.codeLines(rng.int(1, 6)).join('\n') };
+        args = {
+          file_path: rng.pick(FILES),
+          old_string: this.codeLines(rng.int(1, 4)).join('\n'),
+          new_string: this.codeLines(rng.int(1, 6)).join('\n'),
+        };
         break;
       case 'write':
         args = { file_path: rng.pick(FILES), content: this.codeLines(rng.int(8, 40)).join('\n') };
@@ -226,13 +277,23 @@ export class LogGenerator extends Compactor {
         args = { pattern: `${this.word()}\\(`, path: 'src' };
         break;
       case 'run_code':
-        args = { code: `const a = await tools.read({ file_path: '${rng.pick(FILES)}' });\nconst b = await tools.grep({ pattern: '${this.word()}' });\nreturn { a, b };` };
+        args = {
+          code: `const a = await tools.read({ file_path: '${rng.pick(FILES)}' });\nconst b = await tools.grep({ pattern: '${this.word()}' });\nreturn { a, b };`,
+        };
         break;
       case 'todo_write':
-        args = { todos: Array.from({ length: rng.int(2, 5) }, (_, i) => ({ content: this.sentence(rng.int(3, 8)), status: i === 0 ? 'completed' : i === 1 ? 'in_progress' : 'pending' })) };
+        args = {
+          todos: Array.from({ length: rng.int(2, 5) }, (_, i) => ({
+            content: this.sentence(rng.int(3, 8)),
+            status: i === 0 ? 'completed' : i === 1 ? 'in_progress' : 'pending',
+          })),
+        };
         break;
       case 'workflow':
-        args = { script: "phase('Review')\nconst r = await agent('Review the change and report issues.', { label: 'reviewer' })\nreturn { r }", meta: { name: 'review', description: 'Review the change' } };
+        args = {
+          script: "phase('Review')\nconst r = await agent('Review the change and report issues.', { label: 'reviewer' })\nreturn { r }",
+          meta: { name: 'review', description: 'Review the change' },
+        };
         break;
     }
     const text = JSON.stringify(args);
@@ -254,7 +315,11 @@ export class LogGenerator extends Compactor {
       if (final || variant === 'cancel') blocks.push({ type: 'text', pieces: this.pieces(rng.int(15, 230)) });
       else {
         if (rng.chance(0.25) || variant === 'max-tokens-partial') blocks.push({ type: 'text', pieces: this.pieces(rng.int(5, 30)) });
-        const n = rng.weighted<number>([[1, 70], [2, 20], [3, 10]]);
+        const n = rng.weighted<number>([
+          [1, 70],
+          [2, 20],
+          [3, 10],
+        ]);
         for (let i = 0; i < n; i++) blocks.push(this.planToolCall(i));
       }
     }
@@ -311,11 +376,20 @@ export class LogGenerator extends Compactor {
     if (variant !== 'cancel') {
       chunk({ type: 'usage', usage });
       const calls = completed.filter((b) => b.type === 'tool-call');
-      const reason = variant.startsWith('max-tokens') ? { kind: 'max-tokens' } : calls.length > 0 ? { kind: 'tool-calls' } : { kind: 'stop' };
+      const reason = variant.startsWith('max-tokens')
+        ? { kind: 'max-tokens' }
+        : calls.length > 0
+          ? { kind: 'tool-calls' }
+          : { kind: 'stop' };
       chunk({ type: 'finish', reason });
     }
 
-    const message = { role: 'assistant', content: completed, source: { kind: 'model', provider: PROVIDER, model: this.model }, id: this.uuid() };
+    const message = {
+      role: 'assistant',
+      content: completed,
+      source: { kind: 'model', provider: PROVIDER, model: this.model },
+      id: this.uuid(),
+    };
     const data: Obj = { turn, step, message };
     if (variant === 'cancel') {
       data.interrupted = true;
@@ -362,7 +436,12 @@ export class LogGenerator extends Compactor {
     let rejected = false;
     if ((call.name === 'bash' || call.name === 'write' || call.name === 'edit') && rng.chance(0.06)) {
       const id = this.uuid();
-      this.ev('approval/asked', { id, toolName: call.name, callId: call.id, reason: `escalate sandbox to danger-full-access: ${this.sentence(rng.int(5, 14))}` });
+      this.ev('approval/asked', {
+        id,
+        toolName: call.name,
+        callId: call.id,
+        reason: `escalate sandbox to danger-full-access: ${this.sentence(rng.int(5, 14))}`,
+      });
       this.time += rng.int(800, 20000);
       rejected = rng.chance(0.25);
       this.ev('approval/decided', { id, outcome: rejected ? 'rejected' : 'allowed-once' });
@@ -372,9 +451,20 @@ export class LogGenerator extends Compactor {
       const handlerId = `claude-code:PreToolUse:${rng.int(1, 3)}`;
       this.ev('hook/invoked', { turn, point: 'PreToolUse', dialect: 'claude-code', handlerId, matcher: call.name });
       blocked = rng.chance(0.2);
-      this.ev('hook/result', blocked
-        ? { turn, point: 'PreToolUse', handlerId, decision: 'block', exitCode: 2, stderrSummary: `${call.name} is disabled by policy in this session`, durationMs: rng.int(1000, 9000) / 1000 }
-        : { turn, point: 'PreToolUse', handlerId, decision: 'allow', exitCode: 0, durationMs: rng.int(1000, 9000) / 1000 });
+      this.ev(
+        'hook/result',
+        blocked
+          ? {
+              turn,
+              point: 'PreToolUse',
+              handlerId,
+              decision: 'block',
+              exitCode: 2,
+              stderrSummary: `${call.name} is disabled by policy in this session`,
+              durationMs: rng.int(1000, 9000) / 1000,
+            }
+          : { turn, point: 'PreToolUse', handlerId, decision: 'allow', exitCode: 0, durationMs: rng.int(1000, 9000) / 1000 },
+      );
     }
 
     this.time += rng.int(5, 400);
@@ -389,7 +479,7 @@ export class LogGenerator extends Compactor {
         case 'bash': {
           const exitCode = rng.chance(0.15) ? 1 : 0;
           const size = long ? longChars : this.normalSize(150, 7000);
-          text = `${this.sizedText(size, () => rng.chance(0.5) ? `${rng.pick(FILES)}:${rng.int(1, 500)}: ${this.sentence(rng.int(3, 10))}` : ` ✓ ${this.sentence(rng.int(2, 6))} (${rng.int(1, 90)} ms)`)}\n[exit code: ${exitCode}]`;
+          text = `${this.sizedText(size, () => (rng.chance(0.5) ? `${rng.pick(FILES)}:${rng.int(1, 500)}: ${this.sentence(rng.int(3, 10))}` : ` ✓ ${this.sentence(rng.int(2, 6))} (${rng.int(1, 90)} ms)`))}\n[exit code: ${exitCode}]`;
           meta = { exitCode };
           this.time += rng.int(100, 8000);
           break;
@@ -422,7 +512,13 @@ export class LogGenerator extends Compactor {
         }
         case 'run_code': {
           for (let k = 1; k <= rng.int(1, 2); k++) {
-            const base = { rootCallId: call.id, parentCallId: call.id, subCallId: `${call.id}:code:${k}`, name: k === 1 ? 'read' : 'grep', arguments: { file_path: rng.pick(FILES) } };
+            const base = {
+              rootCallId: call.id,
+              parentCallId: call.id,
+              subCallId: `${call.id}:code:${k}`,
+              name: k === 1 ? 'read' : 'grep',
+              arguments: { file_path: rng.pick(FILES) },
+            };
             this.ev('tool/code-dispatch-start', base);
             this.time += rng.int(2, 40);
             this.ev('tool/code-dispatch', { ...base, isError: false, content: [{ type: 'text', text: this.sentence(rng.int(5, 20)) }] });

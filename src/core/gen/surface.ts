@@ -30,7 +30,7 @@ export abstract class SurfaceModel extends LogWriter {
       if (node !== undefined) bal += node.balance;
     }
     tailTokens[n] = 0;
-    for (let c = n - 1; c >= 0; c--) tailTokens[c] = (tailTokens[c + 1]!) + (this.nodes[c] as SurfaceNode).tokens;
+    for (let c = n - 1; c >= 0; c--) tailTokens[c] = tailTokens[c + 1]! + (this.nodes[c] as SurfaceNode).tokens;
 
     // Mostly compact from the very beginning (which nests earlier checkpoints); sometimes
     // leave the first node(s) alone, as a range starting after an earlier checkpoint.
@@ -48,14 +48,18 @@ export abstract class SurfaceModel extends LogWriter {
     let endCut = -1;
     // The largest balanced end cut that still keeps enough context and at least one node.
     for (let c = n - 1; c >= a + minNodes; c--) {
-      if (balanced[c] && (tailTokens[c]!) >= keep) {
+      if (balanced[c] && tailTokens[c]! >= keep) {
         endCut = c;
         break;
       }
     }
     if (endCut < 0) {
       // Keep at least one node when possible; a forced compaction may take everything.
-      for (let c = n - 1; c >= a + minNodes; c--) if (balanced[c]) { endCut = c; break; }
+      for (let c = n - 1; c >= a + minNodes; c--)
+        if (balanced[c]) {
+          endCut = c;
+          break;
+        }
       if (endCut < 0 && force && balanced[n] && n >= a + minNodes) endCut = n;
     }
     if (endCut < 0) return null;

@@ -55,24 +55,32 @@ export function eventViolation(kind: ViolationKind, draft: EventDraft): AppliedV
     case 'seq-gap':
       return applied(seq + 1, `session event seq ${seq + 1} is not contiguous; expected ${count}`, { seq: seq + 1 });
     case 'surfaceop-on-log-only':
-      return eligible ? null : applied(seq, `session event "${type}" is not surface-eligible and cannot carry surfaceOp`, { surfaceOp: 'append' });
+      return eligible
+        ? null
+        : applied(seq, `session event "${type}" is not surface-eligible and cannot carry surfaceOp`, { surfaceOp: 'append' });
     case 'sources-on-log-only':
       return !eligible && seq > 0
         ? applied(seq, `session event "${type}" is not surface-eligible and cannot carry sourceEventSeqs`, { sources: [seq - 1] })
         : null;
     case 'missing-surfaceop':
-      return eligible && isAppend ? applied(seq, `session event "${type}" is surface-eligible and requires a surfaceOp marker`, { surfaceOp: undefined }) : null;
+      return eligible && isAppend
+        ? applied(seq, `session event "${type}" is surface-eligible and requires a surfaceOp marker`, { surfaceOp: undefined })
+        : null;
     case 'invalid-surfaceop':
       return eligible && isAppend ? applied(seq, `session event "${type}" carries an invalid surfaceOp`, { surfaceOp: 'Append' }) : null;
     case 'sources-empty':
-      return type === 'tool/result' && isAppend ? applied(seq, 'sourceEventSeqs must not be empty except on assistant/message', { sources: [] }) : null;
+      return type === 'tool/result' && isAppend
+        ? applied(seq, 'sourceEventSeqs must not be empty except on assistant/message', { sources: [] })
+        : null;
     case 'sources-duplicate':
       return type === 'assistant/message' && Array.isArray(sources) && sources.length > 0
         ? applied(seq, 'sourceEventSeqs must not contain duplicates', { sources: [...(sources as number[]), (sources as number[])[0]] })
         : null;
     case 'sources-not-earlier':
       return type === 'assistant/message' && Array.isArray(sources)
-        ? applied(seq, `sourceEventSeqs must reference earlier events: ${seq} >= current seq ${seq}`, { sources: [...(sources as number[]), seq] })
+        ? applied(seq, `sourceEventSeqs must reference earlier events: ${seq} >= current seq ${seq}`, {
+            sources: [...(sources as number[]), seq],
+          })
         : null;
     case 'unparsable-line':
       return applied(seq, null, { damage: true });

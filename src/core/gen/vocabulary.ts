@@ -20,10 +20,22 @@ export const WORDS = (
 export const VERBS = 'check read open look inspect run update fix add remove rename verify compare trace confirm'.split(' ');
 export const CJK = ['日志', '会话', '文件', '测试', '结构', '输出', '问题', '修改', '检查', '完成', '。', '，'];
 export const FILES = [
-  'src/index.ts', 'src/core/fold/surface.ts', 'src/core/decode/jsonl.ts', 'src/cli/main.ts',
-  'src/ui/App.tsx', 'src/worker/loader.ts', 'package.json', 'README.md', 'tests/fold.test.ts',
-  'docs/ARCHITECTURE.md', 'src/core/util/grow.ts', 'scripts/build.ts', 'vite.config.ts',
-  'src/store/session.ts', 'src/protocol/messages.ts', 'tsconfig.json',
+  'src/index.ts',
+  'src/core/fold/surface.ts',
+  'src/core/decode/jsonl.ts',
+  'src/cli/main.ts',
+  'src/ui/App.tsx',
+  'src/worker/loader.ts',
+  'package.json',
+  'README.md',
+  'tests/fold.test.ts',
+  'docs/ARCHITECTURE.md',
+  'src/core/util/grow.ts',
+  'scripts/build.ts',
+  'vite.config.ts',
+  'src/store/session.ts',
+  'src/protocol/messages.ts',
+  'tsconfig.json',
 ];
 export const IDENTS = 'value result events nodes index offset line buffer state config options entry record row seq start end'.split(' ');
 export const KEYWORDS = ['const', 'let', 'return', 'if', 'for', 'export function', 'import', 'await', 'throw new Error'];
@@ -44,17 +56,68 @@ export const SYSTEM_PROMPT =
   'marker on every bash result; investigate failures before moving on.';
 
 export const TOOL_SCHEMAS = [
-  { name: 'bash', description: 'Execute a bash command and return its stdout/stderr.', parameters: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] } },
-  { name: 'read', description: 'Read a UTF-8 text file and return line-numbered content.', parameters: { type: 'object', properties: { file_path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } }, required: ['file_path'] } },
-  { name: 'edit', description: 'Edit an existing UTF-8 text file by replacing literal text.', parameters: { type: 'object', properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } }, required: ['file_path', 'old_string', 'new_string'] } },
-  { name: 'write', description: 'Create or fully replace a UTF-8 text file.', parameters: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } }, required: ['file_path', 'content'] } },
-  { name: 'grep', description: 'Search file contents with a regular expression.', parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } }, required: ['pattern'] } },
-  { name: 'run_code', description: 'Run a JavaScript snippet that can call other tools.', parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } },
-  { name: 'todo_write', description: 'Record and update a structured task list.', parameters: { type: 'object', properties: { todos: { type: 'array' } }, required: ['todos'] } },
-  { name: 'workflow', description: 'Run a workflow script that orchestrates subagents.', parameters: { type: 'object', properties: { script: { type: 'string' } }, required: ['script'] } },
+  {
+    name: 'bash',
+    description: 'Execute a bash command and return its stdout/stderr.',
+    parameters: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] },
+  },
+  {
+    name: 'read',
+    description: 'Read a UTF-8 text file and return line-numbered content.',
+    parameters: {
+      type: 'object',
+      properties: { file_path: { type: 'string' }, offset: { type: 'number' }, limit: { type: 'number' } },
+      required: ['file_path'],
+    },
+  },
+  {
+    name: 'edit',
+    description: 'Edit an existing UTF-8 text file by replacing literal text.',
+    parameters: {
+      type: 'object',
+      properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
+      required: ['file_path', 'old_string', 'new_string'],
+    },
+  },
+  {
+    name: 'write',
+    description: 'Create or fully replace a UTF-8 text file.',
+    parameters: {
+      type: 'object',
+      properties: { file_path: { type: 'string' }, content: { type: 'string' } },
+      required: ['file_path', 'content'],
+    },
+  },
+  {
+    name: 'grep',
+    description: 'Search file contents with a regular expression.',
+    parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: { type: 'string' } }, required: ['pattern'] },
+  },
+  {
+    name: 'run_code',
+    description: 'Run a JavaScript snippet that can call other tools.',
+    parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+  },
+  {
+    name: 'todo_write',
+    description: 'Record and update a structured task list.',
+    parameters: { type: 'object', properties: { todos: { type: 'array' } }, required: ['todos'] },
+  },
+  {
+    name: 'workflow',
+    description: 'Run a workflow script that orchestrates subagents.',
+    parameters: { type: 'object', properties: { script: { type: 'string' } }, required: ['script'] },
+  },
 ];
 
 export type ToolName = 'bash' | 'read' | 'edit' | 'write' | 'grep' | 'run_code' | 'todo_write' | 'workflow';
 export const TOOL_WEIGHTS: readonly (readonly [ToolName, number])[] = [
-  ['bash', 30], ['read', 28], ['edit', 14], ['grep', 10], ['write', 5], ['run_code', 5], ['todo_write', 5], ['workflow', 3],
+  ['bash', 30],
+  ['read', 28],
+  ['edit', 14],
+  ['grep', 10],
+  ['write', 5],
+  ['run_code', 5],
+  ['todo_write', 5],
+  ['workflow', 3],
 ];

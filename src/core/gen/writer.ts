@@ -92,8 +92,7 @@ export abstract class LogWriter {
     this.packRng = root.fork('pack');
     this.violationRng = root.fork('violation');
     this.idRng = root.fork('ids');
-    this.violationAt =
-      opts.violationAt ?? Math.floor(this.target * (0.3 + 0.4 * this.violationRng.next()));
+    this.violationAt = opts.violationAt ?? Math.floor(this.target * (0.3 + 0.4 * this.violationRng.next()));
     this.stopAfter = this.target + this.violationRng.int(0, 40);
     this.time = opts.startTime ?? 1785400000000;
     this.model = MODELS[0];
@@ -118,9 +117,19 @@ export abstract class LogWriter {
       nodes: [],
       violation: null,
       stats: {
-        turns: 0, steps: 0, toolCalls: 0, compactions: 0, nestedCompactions: 0, startAfterEndRanges: 0,
-        failedCompactions: 0, manualCompactions: 0, prunes: 0, emptyAssistantMessages: 0,
-        interruptedMessages: 0, retries: 0, packedRows: 0,
+        turns: 0,
+        steps: 0,
+        toolCalls: 0,
+        compactions: 0,
+        nestedCompactions: 0,
+        startAfterEndRanges: 0,
+        failedCompactions: 0,
+        manualCompactions: 0,
+        prunes: 0,
+        emptyAssistantMessages: 0,
+        interruptedMessages: 0,
+        retries: 0,
+        packedRows: 0,
       },
     };
   }
@@ -214,7 +223,10 @@ export abstract class LogWriter {
   protected delta(kind: DeltaKind, turn: number, step: number, index: number, text: string, id = '', name?: string): number {
     this.time += this.deltaGap();
     const last = this.run_[this.run_.length - 1];
-    if (last !== undefined && !(last.kind === kind && last.turn === turn && last.step === step && last.index === index && last.id === id && last.name === name)) {
+    if (
+      last !== undefined &&
+      !(last.kind === kind && last.turn === turn && last.step === step && last.index === index && last.id === id && last.name === name)
+    ) {
       this.flushRun();
     }
     const seq = this.nextSeq++;
@@ -279,7 +291,12 @@ export abstract class LogWriter {
   }
 
   protected writeSingleDelta(d: PendingDelta): void {
-    const event = { type: 'assistant/chunk', seq: d.seq, time: d.time, data: { turn: d.turn, step: d.step, chunk: deltaChunk(d.kind, d.index, d.text, d.id, d.name) } };
+    const event = {
+      type: 'assistant/chunk',
+      seq: d.seq,
+      time: d.time,
+      data: { turn: d.turn, step: d.step, chunk: deltaChunk(d.kind, d.index, d.text, d.id, d.name) },
+    };
     this.pushLine(JSON.stringify(event), 1, d.seq);
   }
 
@@ -290,7 +307,9 @@ export abstract class LogWriter {
    * bijection, so ids look random but are unique by construction.
    */
   protected uniqueHex(): string {
-    return fmix32(this.idCounter++ ^ this.idMask).toString(16).padStart(8, '0');
+    return fmix32(this.idCounter++ ^ this.idMask)
+      .toString(16)
+      .padStart(8, '0');
   }
 
   /** A v4-shaped uuid, unique within the log. */

@@ -12,13 +12,9 @@ import { GrowArray } from '../util/grow';
 
 const NEVER = 0x7fffffff;
 
-
 /** How an event relates to the surface at a step (surface.md §9 plus `future`). */
 export type Classification =
-  | { state: 'future' }
-  | { state: 'log-only' }
-  | { state: 'current' }
-  | { state: 'shadowed'; by: number; chain: number[]; visible: number };
+  { state: 'future' } | { state: 'log-only' } | { state: 'current' } | { state: 'shadowed'; by: number; chain: number[]; visible: number };
 
 /** Collects enter/leave facts while the fold runs; `finish` builds the index. */
 export class TimeTravelBuilder {
@@ -369,7 +365,8 @@ export class TimeTravelIndex {
         if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
       }
     }
-    if (this.messageCurve !== null) this.messageCurve = this.extendCurve<Int32Array>(this.messageCurve, oldSteps, (node) => columns.message[node]!);
+    if (this.messageCurve !== null)
+      this.messageCurve = this.extendCurve<Int32Array>(this.messageCurve, oldSteps, (node) => columns.message[node]!);
     // The byte curve waits for the new nodes' sizes (see unsizedFrom): `curve(sizeOf)` extends it.
   }
 
@@ -389,7 +386,7 @@ export class TimeTravelIndex {
         sum += weight(node);
         const r = c.replOfNode[node]!;
         if (r >= 0) {
-          for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) sum -= weight(c.replShadow[i]!);
+          for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) sum -= weight(c.replShadow[i]!);
         }
       }
       out[k] = sum;
@@ -423,13 +420,13 @@ export class TimeTravelIndex {
     const node = c.nodeOfEvent[index]!;
     if (node < 0) return;
     const p = c.pos[node]!;
-    bits[p >>> 5] = (bits[p >>> 5]!) | (1 << (p & 31));
+    bits[p >>> 5] = bits[p >>> 5]! | (1 << (p & 31));
     const r = c.replOfNode[node]!;
     if (r < 0) return;
     const end = c.replShadowOffset[r + 1]!;
     for (let i = c.replShadowOffset[r]!; i < end; i++) {
       const q = c.pos[c.replShadow[i]!]!;
-      bits[q >>> 5] = (bits[q >>> 5]!) & ~(1 << (q & 31));
+      bits[q >>> 5] = bits[q >>> 5]! & ~(1 << (q & 31));
     }
   }
 
@@ -530,7 +527,7 @@ export class TimeTravelIndex {
     let hi = this.replStep.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((this.replStep[mid]!) <= k) lo = mid + 1;
+      if (this.replStep[mid]! <= k) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -545,7 +542,7 @@ export class TimeTravelIndex {
   replacement(r: number): { seq: number; start: number; end: number; step: number; shadowedSeqs: number[] } {
     const c = this.c;
     const shadowedSeqs: number[] = [];
-    for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) {
+    for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) {
       shadowedSeqs.push(c.nodeSeq[c.replShadow[i]!]!);
     }
     return {
@@ -560,7 +557,7 @@ export class TimeTravelIndex {
   /** Replacement number of the event with this seq, or -1. */
   replacementOfSeq(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.replOfNode[node]!);
+    return node < 0 ? -1 : this.c.replOfNode[node]!;
   }
 
   private nodeOf(seq: number): number {
@@ -572,7 +569,7 @@ export class TimeTravelIndex {
   /** Step at which the event with this seq entered the surface, or -1 if it never did. */
   enterStep(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.enter[node]!);
+    return node < 0 ? -1 : this.c.enter[node]!;
   }
 
   /** Step at which the event with this seq was shadowed, or -1 if never. */
@@ -588,13 +585,13 @@ export class TimeTravelIndex {
     const node = this.nodeOf(seq);
     if (node < 0) return -1;
     const by = this.c.replacer[node]!;
-    return by < 0 ? -1 : (this.c.nodeSeq[by]!);
+    return by < 0 ? -1 : this.c.nodeSeq[by]!;
   }
 
   /** Position of the node for `seq` in the global order, or -1. */
   position(seq: number): number {
     const node = this.nodeOf(seq);
-    return node < 0 ? -1 : (this.c.pos[node]!);
+    return node < 0 ? -1 : this.c.pos[node]!;
   }
 
   /** Classify event `index` at `step` (surface.md §9). */
@@ -610,7 +607,7 @@ export class TimeTravelIndex {
     // the visible stand-in.
     const chain: number[] = [];
     let at = node;
-    while ((c.replacer[at]!) >= 0 && (c.leave[at]!) <= k) {
+    while (c.replacer[at]! >= 0 && c.leave[at]! <= k) {
       at = c.replacer[at]!;
       chain.push(c.nodeSeq[at]!);
     }
@@ -622,7 +619,7 @@ export class TimeTravelIndex {
     const c = this.c;
     const node = c.nodeOfEvent[index];
     if (node === undefined || node < 0) return false;
-    return (c.enter[node]!) <= step && (c.leave[node]!) > step;
+    return c.enter[node]! <= step && c.leave[node]! > step;
   }
 
   /**
@@ -638,7 +635,7 @@ export class TimeTravelIndex {
     for (let r = 0; r < count; r++) {
       let lo = NEVER;
       let hi = -1;
-      for (let i = c.replShadowOffset[r]!; i < (c.replShadowOffset[r + 1]!); i++) {
+      for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) {
         const node = c.replShadow[i]!;
         const seq = c.nodeSeq[node]!;
         lo = Math.min(lo, seq);
@@ -677,8 +674,8 @@ export class TimeTravelIndex {
       const w = weight(node);
       if (w === 0) continue;
       const leave = Math.min(c.leave[node]!, steps + 1);
-      delta[enter] = (delta[enter]!) + w;
-      delta[leave] = (delta[leave]!) - w;
+      delta[enter] = delta[enter]! + w;
+      delta[leave] = delta[leave]! - w;
     }
     const out = new Float64Array(steps + 1);
     let sum = 0;
@@ -745,11 +742,11 @@ export class TimeTravelIndex {
     for (let node = 0; node < c.nodeSeq.length; node++) {
       const enter = c.enter[node]!;
       if (enter > steps || c.message[node] !== 1) continue;
-      out[enter] = (out[enter]!) + 1;
+      out[enter] = out[enter]! + 1;
       const leave = Math.min(c.leave[node]!, steps + 1);
-      out[leave] = (out[leave]!) - 1;
+      out[leave] = out[leave]! - 1;
     }
-    for (let k = 1; k <= steps; k++) out[k] = (out[k]!) + (out[k - 1]!);
+    for (let k = 1; k <= steps; k++) out[k] = out[k]! + out[k - 1]!;
     return out.subarray(0, steps + 1);
   }
 
@@ -766,7 +763,7 @@ export class TimeTravelIndex {
       const c = this.c;
       let count = 0;
       for (let node = 0; node < c.nodeSeq.length; node++) {
-        if (c.message[node] === 1 && (c.enter[node]!) <= k && (c.leave[node]!) > k) count++;
+        if (c.message[node] === 1 && c.enter[node]! <= k && c.leave[node]! > k) count++;
       }
       return count;
     }
@@ -795,15 +792,15 @@ export class TimeTravelIndex {
     const rowOfNode = new Map<number, { model: number; transcript: number[] }>();
     for (let p = 0; p < c.nodeAtPos.length; p++) {
       const node = c.nodeAtPos[p]!;
-      if ((c.enter[node]!) > k) continue;
-      if ((c.leave[node]!) > k) {
+      if (c.enter[node]! > k) continue;
+      if (c.leave[node]! > k) {
         const row = { model: c.nodeSeq[node]!, transcript: [] as number[] };
         rows.push(row);
         rowOfNode.set(node, row);
       }
-      if ((c.replOfNode[node]!) >= 0) continue; // replacements are model-only
+      if (c.replOfNode[node]! >= 0) continue; // replacements are model-only
       let at = node;
-      while ((c.leave[at]!) <= k) at = c.replacer[at]!;
+      while (c.leave[at]! <= k) at = c.replacer[at]!;
       rowOfNode.get(at)?.transcript.push(c.nodeSeq[node]!);
     }
     return rows;
@@ -826,7 +823,7 @@ export class TimeTravelIndex {
     const k = this.clampStep(step);
     const c = this.c;
     const node = this.nodeOf(seq);
-    if (node < 0 || (c.enter[node]!) > k || (c.leave[node]!) <= k) return null;
+    if (node < 0 || c.enter[node]! > k || c.leave[node]! <= k) return null;
     const from = Math.max(0, start);
     const to = from + Math.max(0, count);
     const seqs: number[] = [];
@@ -834,12 +831,12 @@ export class TimeTravelIndex {
     const first = c.pos[node]!;
     for (let p = first; p < c.nodeAtPos.length; p++) {
       const at = c.nodeAtPos[p]!;
-      const replacement = (c.replOfNode[at]!) >= 0;
-      if ((c.enter[at]!) > k) {
+      const replacement = c.replOfNode[at]! >= 0;
+      if (c.enter[at]! > k) {
         if (replacement) continue;
         break;
       }
-      if (p !== first && (c.leave[at]!) > k) break; // the next row
+      if (p !== first && c.leave[at]! > k) break; // the next row
       if (replacement) continue; // replacements are model-only
       if (total >= from && total < to) seqs.push(c.nodeSeq[at]!);
       total += 1;
@@ -861,18 +858,18 @@ export class TimeTravelIndex {
     const k = this.clampStep(step);
     const c = this.c;
     const node = this.nodeOf(seq);
-    if (node < 0 || (c.enter[node]!) > k) return null;
+    if (node < 0 || c.enter[node]! > k) return null;
     let at = node;
-    while ((c.leave[at]!) <= k) at = c.replacer[at]!;
+    while (c.leave[at]! <= k) at = c.replacer[at]!;
     const rowSeq = c.nodeSeq[at]!;
     // Its index in the row's transcript (see transcriptOf): the applied appends between the row's
     // position and its own. Appends sit in log order, so every append before it is applied.
     let index = -1;
-    if ((c.replOfNode[node]!) < 0) {
+    if (c.replOfNode[node]! < 0) {
       index = 0;
-      for (let p = c.pos[at]!; p < (c.pos[node]!); p++) {
+      for (let p = c.pos[at]!; p < c.pos[node]!; p++) {
         const x = c.nodeAtPos[p]!;
-        if ((c.replOfNode[x]!) < 0 && (c.enter[x]!) <= k) index += 1;
+        if (c.replOfNode[x]! < 0 && c.enter[x]! <= k) index += 1;
       }
     }
     // The row's index: the alive nodes before it in the global order.
@@ -881,7 +878,7 @@ export class TimeTravelIndex {
     const word = pos >>> 5;
     let row = 0;
     for (let w = 0; w < word; w++) row += popcount(bits[w]!);
-    row += popcount((bits[word]!) & ((1 << (pos & 31)) - 1));
+    row += popcount(bits[word]! & ((1 << (pos & 31)) - 1));
     return { row, rowSeq, index };
   }
 

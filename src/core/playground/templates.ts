@@ -40,7 +40,9 @@ export function userMessage(slot: Slot, text: string): Candidate {
 export function assistantMessage(slot: Slot, text: string, toolCalls: { name: string; arguments: string }[] = []): Candidate {
   const content: Json[] = [];
   if (text) content.push({ type: 'text', text });
-  toolCalls.forEach((call, i) => content.push({ type: 'tool-call', id: `call-${slot.seq}-${i}`, name: call.name, arguments: call.arguments }));
+  toolCalls.forEach((call, i) =>
+    content.push({ type: 'tool-call', id: `call-${slot.seq}-${i}`, name: call.name, arguments: call.arguments }),
+  );
   return {
     ...base(slot, 'assistant/message', {
       turn: slot.turn ?? 1,
@@ -110,10 +112,16 @@ export function pruneReplace(slot: Slot, original: { seq: number; data: Json }, 
 }
 
 /** Tool calls made by assistant messages in `events` that no tool/result answers yet. */
-export function pendingToolCalls(events: readonly unknown[]): { callId: string; name: string; messageSeq: number; callSeq: number | null }[] {
+export function pendingToolCalls(
+  events: readonly unknown[],
+): { callId: string; name: string; messageSeq: number; callSeq: number | null }[] {
   const pending = new Map<string, { callId: string; name: string; messageSeq: number; callSeq: number | null }>();
   for (const event of events) {
-    const e = event as { type?: unknown; seq?: unknown; data?: { message?: { content?: unknown; source?: { callId?: unknown } }; callId?: unknown } };
+    const e = event as {
+      type?: unknown;
+      seq?: unknown;
+      data?: { message?: { content?: unknown; source?: { callId?: unknown } }; callId?: unknown };
+    };
     if (e.type === 'assistant/message' && Array.isArray(e.data?.message?.content)) {
       for (const block of e.data.message.content as { type?: unknown; id?: unknown; name?: unknown }[]) {
         if (block?.type === 'tool-call' && typeof block.id === 'string') {

@@ -10,7 +10,21 @@ import type { Redactor } from './redactor';
  * (surface.md §2), packed rows' envelope (log-format.md §3.2), discriminators and ids that link
  * records to each other. A secret does not live in these; a changed one would change the fold.
  */
-const STRUCTURAL = new Set(['type', 'seq', 'time', 'surfaceOp', 'sourceEventSeqs', 'seq0', 'time0', 'dt', 'role', 'kind', 'op', 'id', 'version']);
+const STRUCTURAL = new Set([
+  'type',
+  'seq',
+  'time',
+  'surfaceOp',
+  'sourceEventSeqs',
+  'seq0',
+  'time0',
+  'dt',
+  'role',
+  'kind',
+  'op',
+  'id',
+  'version',
+]);
 const isStructural = (key: string): boolean => STRUCTURAL.has(key) || /(?:Id|Ids|Seq|Seqs)$/.test(key);
 
 /** The upstream pruning marker between the kept head and tail of a pruned result (events.md §6.3). */
@@ -44,7 +58,11 @@ function redactValue(value: Json, redactor: Redactor, changed: { any: boolean })
  *   the original it replaces (a prune stays a prune)
  * @returns the copy, and whether anything was replaced
  */
-export function redactRecord(record: Json, redactor: Redactor, originalOf: (seq: number) => Json = () => null): { value: Json; changed: boolean } {
+export function redactRecord(
+  record: Json,
+  redactor: Redactor,
+  originalOf: (seq: number) => Json = () => null,
+): { value: Json; changed: boolean } {
   const changed = { any: false };
   const value = redactValue(record, redactor, changed);
   if (isObj(record) && isObj(value) && record.type === 'tool/result') {

@@ -93,7 +93,9 @@ export class Redactor {
 /** The report as lines for a terminal or a text file (`kind: N occurrences, M different`). */
 export function formatRedactReport(report: RedactReport): string {
   if (report.total === 0) return 'redacted nothing: no secret, home-directory path or e-mail address found\n';
-  const lines = [`redacted ${report.total} value${report.total === 1 ? '' : 's'} in ${report.records} record${report.records === 1 ? '' : 's'}:`];
+  const lines = [
+    `redacted ${report.total} value${report.total === 1 ? '' : 's'} in ${report.records} record${report.records === 1 ? '' : 's'}:`,
+  ];
   for (const kind of REDACT_KINDS) {
     const c = report.kinds[kind];
     if (c) lines.push(`  ${kind}: ${c.occurrences} occurrence${c.occurrences === 1 ? '' : 's'}, ${c.distinct} different`);

@@ -189,7 +189,10 @@ export class Matcher {
   snippet(match: Match, subject: SearchSubject, max = 160): Snippet {
     if (!match.facts && subject.hugeText?.()) return { text: `${subject.type} (too large to read whole for search)`, marks: [] };
     const facts = match.facts ?? eventFacts(subject.event(), subject.op === 'replace', subject.toolNameOfCall?.bind(subject));
-    const first = match.hits.reduce<Hit | null>((a, h) => (a === null || h.part < a.part || (h.part === a.part && h.start < a.start) ? h : a), null);
+    const first = match.hits.reduce<Hit | null>(
+      (a, h) => (a === null || h.part < a.part || (h.part === a.part && h.start < a.start) ? h : a),
+      null,
+    );
     if (first === null) return { text: facts.summary, marks: [] };
     const text = facts.texts[first.part] as string;
     const lead = Math.min(40, Math.max(0, Math.floor((max - (first.end - first.start)) / 2)));

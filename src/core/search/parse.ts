@@ -12,13 +12,15 @@ const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test
 
 /** Edit distance counting a swap of neighbours as one edit, for "did you mean" on a misspelt field. */
 function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i] as number[];
       const up = d[i - 1] as number[];
-      row[j] = Math.min((up[j]!) + 1, (row[j - 1]!) + 1, (up[j - 1]!) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, ((d[i - 2] as number[])[j - 2]!) + 1);
+      row[j] = Math.min(up[j]! + 1, row[j - 1]! + 1, up[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, (d[i - 2] as number[])[j - 2]! + 1);
     }
   }
   return (d[a.length] as number[])[b.length]!;
@@ -120,11 +122,15 @@ function parseTerm(text: string, at: number, start: number, negate: boolean): Pa
   const field = /^([A-Za-z][A-Za-z-]*):/.exec(text.slice(at, at + 32));
   if (field) {
     const name = (field[1] as string).toLowerCase();
-    const valueStart = at + (field[0]).length;
+    const valueStart = at + field[0].length;
     if ((FIELDS as readonly string[]).includes(name)) {
       if (text[valueStart] === '"') {
         const end = phraseEnd(text, valueStart);
-        if (end < 0) return { error: { start: valueStart, end: text.length, message: 'quoted value is not closed: add a " at its end' }, next: text.length };
+        if (end < 0)
+          return {
+            error: { start: valueStart, end: text.length, message: 'quoted value is not closed: add a " at its end' },
+            next: text.length,
+          };
         return { ...fieldTerm(name as Field, text.slice(valueStart + 1, end - 1), start, valueStart, end, negate), next: end };
       }
       const end = wordEnd(text, valueStart);
@@ -157,7 +163,10 @@ export function parseQuery(text: string): ParseResult {
     let negate = false;
     if (text[i] === '-') {
       if (i + 1 >= text.length || isSpace(text[i + 1])) {
-        return { ok: false, error: { start: i, end: i + 1, message: 'a lone "-" excludes nothing: write the term right after it (-type:turn/start)' } };
+        return {
+          ok: false,
+          error: { start: i, end: i + 1, message: 'a lone "-" excludes nothing: write the term right after it (-type:turn/start)' },
+        };
       }
       negate = true;
       i++;

@@ -106,4 +106,3 @@ export function* matchSession(session: SessionAnalysis, matcher: Matcher, step: 
     if (match) yield { index, subject, match };
   }
 }
-

@@ -97,7 +97,9 @@ function toolsOf(event: Obj, d: Obj, callName?: (callId: string) => string | nul
     case 'assistant/message': {
       const content = isObject(d.message) ? d.message.content : undefined;
       if (!Array.isArray(content)) return [];
-      return content.filter((b) => isObject(b) && b.type === 'tool-call' && typeof b.name === 'string').map((b) => (b as Obj).name as string);
+      return content
+        .filter((b) => isObject(b) && b.type === 'tool-call' && typeof b.name === 'string')
+        .map((b) => (b as Obj).name as string);
     }
     default:
       return [];

@@ -12,8 +12,8 @@ export function encodeBase64(bytes: Uint8Array): string {
   let chunk = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const a = bytes[i]!;
-    const b = i + 1 < bytes.length ? (bytes[i + 1]!) : 0;
-    const c = i + 2 < bytes.length ? (bytes[i + 2]!) : 0;
+    const b = i + 1 < bytes.length ? bytes[i + 1]! : 0;
+    const c = i + 2 < bytes.length ? bytes[i + 2]! : 0;
     const n = (a << 16) | (b << 8) | c;
     chunk +=
       ALPHABET.charAt(n >>> 18) +
@@ -44,7 +44,7 @@ export function decodeBase64(text: string): Uint8Array {
     let n = 0;
     for (let k = 0; k < 4; k++) {
       const code = clean.charCodeAt(i + k);
-      const value = code === 61 && i + k >= clean.length - padding ? 0 : code < 128 ? (VALUES[code]!) : -1;
+      const value = code === 61 && i + k >= clean.length - padding ? 0 : code < 128 ? VALUES[code]! : -1;
       if (value < 0) throw new Error(`not base64: ${JSON.stringify(clean.charAt(i + k))} at ${i + k}`);
       n = (n << 6) | value;
     }

@@ -19,7 +19,7 @@ export class SeqTable<T> {
 
   set(seq: number, value: T): void {
     if (this.unordered === null || !this.unordered.has(seq)) {
-      if (this.entered === 0 || seq > (this.seqs[this.entered - 1]!)) {
+      if (this.entered === 0 || seq > this.seqs[this.entered - 1]!) {
         if (this.entered === this.seqs.length) {
           const next = new Float64Array(this.seqs.length * 2);
           next.set(this.seqs);

@@ -205,7 +205,11 @@ class Walk {
     const name = basename(path);
     const encoding = storeEncoding(name);
     if (encoding === null && context === 'project' && FLAT_SUFFIX.test(name)) {
-      this.skip(path, 'flat-layout', `${path} is in the old flat layout (<project>/<id>.jsonl); dsh refuses it, a session lives in <project>/<id>/${STORE_FILE_NAMES[0]}`);
+      this.skip(
+        path,
+        'flat-layout',
+        `${path} is in the old flat layout (<project>/<id>.jsonl); dsh refuses it, a session lives in <project>/<id>/${STORE_FILE_NAMES[0]}`,
+      );
       return;
     }
     const zip = /\.zip$/i.test(name);
@@ -249,7 +253,11 @@ class Walk {
   private async directory(path: string, stats: Stats, inProject = false): Promise<void> {
     const earlier = this.firstSighting(path, stats);
     if (earlier !== null) {
-      this.skip(path, 'duplicate', earlier === path ? `${path} was already walked` : `${path} is the same directory as ${earlier} (already walked)`);
+      this.skip(
+        path,
+        'duplicate',
+        earlier === path ? `${path} was already walked` : `${path} is the same directory as ${earlier} (already walked)`,
+      );
       return;
     }
     let names: string[];
@@ -259,14 +267,14 @@ class Walk {
       this.skip(path, 'unreadable', `cannot list ${path}: ${errorCode(error)}`);
       return;
     }
-    const context = isProjectName(basename(path))
-      ? 'project'
-      : names.some((n) => storeEncoding(n) !== null)
-        ? 'session-dir'
-        : 'plain';
+    const context = isProjectName(basename(path)) ? 'project' : names.some((n) => storeEncoding(n) !== null) ? 'session-dir' : 'plain';
     // Discovery reads only the fixed file name in a session directory: nothing below is a session.
     if (inProject && context === 'plain') {
-      this.skip(path, 'no-session-file', `${path} has no ${STORE_FILE_NAMES[1]} or ${STORE_FILE_NAMES[0]} (a session that never appended, or not a session directory)`);
+      this.skip(
+        path,
+        'no-session-file',
+        `${path} has no ${STORE_FILE_NAMES[1]} or ${STORE_FILE_NAMES[0]} (a session that never appended, or not a session directory)`,
+      );
       return;
     }
     for (const name of names) {

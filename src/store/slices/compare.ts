@@ -96,20 +96,24 @@ export const createCompareSlice =
         token++;
         if (get().compare === null) return;
         set({ compare: null });
-        get().client.closeCompare().catch(() => {});
+        get()
+          .client.closeCompare()
+          .catch(() => {});
       },
 
       compareLink() {
         const c = get().compare;
         if (!c) return { link: null, reason: 'nothing is being compared' };
-        if (c.param === null) return { link: null, reason: `${c.label} was opened from this computer: a link cannot reopen a local file or pasted text` };
+        if (c.param === null)
+          return { link: null, reason: `${c.label} was opened from this computer: a link cannot reopen a local file or pasted text` };
         const main = ctx.lastSource;
         const params = new URLSearchParams();
         if (main?.kind === 'url') params.set('url', main.url);
         else if (main?.kind === 'sample') params.set('sample', main.name);
         else if (main?.kind === 'demo') params.set('demo', main.id);
         // A store session is named by the deep link's `session=` in the hash.
-        else if (main?.kind !== 'store') return { link: null, reason: 'the open log was opened from this computer: a link cannot reopen a local file or pasted text' };
+        else if (main?.kind !== 'store')
+          return { link: null, reason: 'the open log was opened from this computer: a link cannot reopen a local file or pasted text' };
         params.set('compare', c.param);
         return { link: `?${params.toString()}${ctx.deps.location.readHash()}`, reason: null };
       },

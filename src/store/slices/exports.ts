@@ -28,10 +28,20 @@ export const createExportSlice =
         let template: string | undefined;
         if (format === 'html') {
           const response = await ctx.deps.fetch(ctx.deps.viewerUrl);
-          if (!response.ok) throw new Error(`the viewer page is not available (${response.status} ${response.statusText}): build the app with \`npm run build\``);
+          if (!response.ok)
+            throw new Error(
+              `the viewer page is not available (${response.status} ${response.statusText}): build the app with \`npm run build\``,
+            );
           template = new TextDecoder().decode(await response.arrayBuffer());
         }
-        const file = await state.client.exportSession({ session: selectSessionId(state), format, step: state.step, seq: state.selectedSeq, redact: state.redactExports, template });
+        const file = await state.client.exportSession({
+          session: selectSessionId(state),
+          format,
+          step: state.step,
+          seq: state.selectedSeq,
+          redact: state.redactExports,
+          template,
+        });
         ctx.deps.download({ name: file.name, mime: file.mime, text: file.text });
         set({ exporting: null, exportNote: file.redaction ? redactionNote(file.redaction) : null });
       } catch (error) {

@@ -100,7 +100,17 @@ export const createFilterSlice =
             set({ search: { ...now.search, status: 'not-found', wrapped: false, total: result.total, queryError: null } });
             return;
           }
-          set({ search: { ...now.search, status: 'found', row: result.row, seq: result.seq, wrapped: result.wrapped, total: result.total, queryError: null } });
+          set({
+            search: {
+              ...now.search,
+              status: 'found',
+              row: result.row,
+              seq: result.seq,
+              wrapped: result.wrapped,
+              total: result.total,
+              queryError: null,
+            },
+          });
           if (result.seq !== null) now.select(result.seq);
         } catch (error) {
           if (isAbortError(error)) return;

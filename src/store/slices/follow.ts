@@ -68,8 +68,9 @@ export const createFollowSlice =
     const watchHandle = (source: LoadSource | null): void => {
       observer?.disconnect();
       observer = null;
-      const Observer = (globalThis as { FileSystemObserver?: new (callback: () => void) => { observe(handle: unknown): Promise<void>; disconnect(): void } })
-        .FileSystemObserver;
+      const Observer = (
+        globalThis as { FileSystemObserver?: new (callback: () => void) => { observe(handle: unknown): Promise<void>; disconnect(): void } }
+      ).FileSystemObserver;
       if (source?.kind !== 'file' || !source.handle || typeof Observer !== 'function') return;
       try {
         const next = new Observer(lookNow);

@@ -12,8 +12,18 @@ const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 /** The bundled samples (public/samples), used until or unless `samples/index.json` says otherwise. */
 export const DEFAULT_SAMPLES: SampleInfo[] = [
-  { name: 'teaching', file: 'teaching.jsonl', title: 'Teaching log', description: 'Two short turns with a tool call, a prune and a compaction.' },
-  { name: 'nested', file: 'nested.jsonl', title: 'Nested compactions and prunes', description: 'Compactions inside compactions, and tool-result prunes.' },
+  {
+    name: 'teaching',
+    file: 'teaching.jsonl',
+    title: 'Teaching log',
+    description: 'Two short turns with a tool call, a prune and a compaction.',
+  },
+  {
+    name: 'nested',
+    file: 'nested.jsonl',
+    title: 'Nested compactions and prunes',
+    description: 'Compactions inside compactions, and tool-result prunes.',
+  },
   { name: 'large', file: 'large.jsonl.zstd', title: 'Large log (Zstandard)', description: 'A long multi-frame session.' },
 ];
 
@@ -206,7 +216,14 @@ export const createLoadSlice =
         // Opening a log shows it: leave the playground for the log's own views.
         const view = before.view === 'playground' ? 'timeline' : before.view;
         const storeOpenId = source.kind === 'store' ? source.id : null;
-        const starting = { status: 'loading' as const, sourceName: sourceName(source), progress: null, loadError: null, failedOpen: null, showingSessions: false };
+        const starting = {
+          status: 'loading' as const,
+          sourceName: sourceName(source),
+          progress: null,
+          loadError: null,
+          failedOpen: null,
+          showingSessions: false,
+        };
         if (kept) set(starting);
         else set({ ...freshSessionState(), ...starting, storeOpenId, view, load: null, session: 0 });
         try {
@@ -226,7 +243,16 @@ export const createLoadSlice =
           const first = summary.sessions[0];
           ctx.kept = null;
           ctx.sessionCursors.clear();
-          set({ ...freshSessionState(), storeOpenId, view, status: 'ready', load: summary, progress: null, session: 0, step: first?.accepted ?? 0 });
+          set({
+            ...freshSessionState(),
+            storeOpenId,
+            view,
+            status: 'ready',
+            load: summary,
+            progress: null,
+            session: 0,
+            step: first?.accepted ?? 0,
+          });
           ctx.applyDeepLink();
           ctx.deps.location.writeSource?.(addressOf(source));
           // A session of the local store is followed from the start: it may be one dsh is writing.

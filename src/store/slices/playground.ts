@@ -57,7 +57,8 @@ export const createPlaygroundSlice =
       async startPlayground(from) {
         const state = get();
         if (state.playgroundStarting) return;
-        const origin = from === 'cursor' && state.status === 'ready' && state.load ? { session: selectSessionId(state), step: state.step } : null;
+        const origin =
+          from === 'cursor' && state.status === 'ready' && state.load ? { session: selectSessionId(state), step: state.step } : null;
         set({ playgroundStarting: true, playgroundError: null });
         try {
           const client = state.client;

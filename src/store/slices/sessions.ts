@@ -153,7 +153,12 @@ export const createSessionsSlice =
         const title = get().storeDetails[id]?.title;
         // The open session's id is set when it has loaded: until then the one on screen stays.
         set({ showingSessions: false, storeError: null, ...(options?.keepView ? {} : { storeFollowNote: null }) });
-        await get().openSource({ kind: 'store', id, name: title ? `${title} (${row.sessionId ?? row.fileName})` : (row.sessionId ?? row.fileName), url: STORE_API.file(id, row.fileName) });
+        await get().openSource({
+          kind: 'store',
+          id,
+          name: title ? `${title} (${row.sessionId ?? row.fileName})` : (row.sessionId ?? row.fileName),
+          url: STORE_API.file(id, row.fileName),
+        });
       },
 
       disposeStore() {

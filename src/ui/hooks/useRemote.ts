@@ -51,19 +51,21 @@ export function useRemote<T>(key: string | null, fetcher: () => Promise<T>): Rem
     if (key === null) return;
     let current = true;
     lanes.current ??= createLatestWins();
-    lanes.current.run('request', () => fetcherRef.current()).then(
-      (data) => {
-        apply(() => {
-          if (alive.current) setAnswer({ key, data, error: null });
-        });
-      },
-      (error: unknown) => {
-        if (isAbortError(error)) return;
-        apply(() => {
-          if (alive.current && current) setAnswer((previous) => ({ key, data: previous.data, error: errorMessage(error) }));
-        });
-      },
-    );
+    lanes.current
+      .run('request', () => fetcherRef.current())
+      .then(
+        (data) => {
+          apply(() => {
+            if (alive.current) setAnswer({ key, data, error: null });
+          });
+        },
+        (error: unknown) => {
+          if (isAbortError(error)) return;
+          apply(() => {
+            if (alive.current && current) setAnswer((previous) => ({ key, data: previous.data, error: errorMessage(error) }));
+          });
+        },
+      );
     return () => {
       current = false;
     };

@@ -8,7 +8,9 @@ export function DeepLinkBanner() {
   if (!warning) return null;
   return (
     <div className="banner banner-warning" aria-label="Deep link warning">
-      <span className="banner-icon" aria-hidden="true">▲</span>
+      <span className="banner-icon" aria-hidden="true">
+        ▲
+      </span>
       <span>{warning}</span>
       <button type="button" onClick={dismiss}>
         Dismiss

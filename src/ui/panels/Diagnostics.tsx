@@ -21,14 +21,13 @@ export function Diagnostics() {
     <Panel
       title="Diagnostics"
       meta={
-        session
-          ? `${plural(session.diagnosticCounts.error, 'error')} · ${plural(session.diagnosticCounts.warning, 'warning')}`
-          : undefined
+        session ? `${plural(session.diagnosticCounts.error, 'error')} · ${plural(session.diagnosticCounts.warning, 'warning')}` : undefined
       }
     >
       {ready && following ? (
         <p className="diagnostics-provisional muted">
-          Following: findings that depend on the end of the log (a torn tail, interrupted turns, what upstream&apos;s loader would keep) are provisional until it stops growing.
+          Following: findings that depend on the end of the log (a torn tail, interrupted turns, what upstream&apos;s loader would keep) are
+          provisional until it stops growing.
         </p>
       ) : null}
       {ready ? <DiagnosticList /> : <EmptyState title="No log loaded" />}

@@ -43,7 +43,9 @@ export function ErrorBanner() {
     <div className="banners">
       {engineError ? (
         <div className="banner banner-error" aria-label="Engine stopped">
-          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span className="banner-icon" aria-hidden="true">
+            ✕
+          </span>
           <span>{engineError}</span>
           <button type="button" onClick={() => void reload()}>
             Reload file
@@ -52,10 +54,10 @@ export function ErrorBanner() {
       ) : null}
       {stalled && !engineError ? (
         <div className="banner banner-warning" aria-label="Engine not answering">
-          <span className="banner-icon" aria-hidden="true">▲</span>
-          <span>
-            The engine has not answered for a while: it may be stuck on this log. Keep waiting, or stop it and reload the file.
+          <span className="banner-icon" aria-hidden="true">
+            ▲
           </span>
+          <span>The engine has not answered for a while: it may be stuck on this log. Keep waiting, or stop it and reload the file.</span>
           <button type="button" onClick={stopEngine}>
             Stop engine
           </button>
@@ -63,7 +65,9 @@ export function ErrorBanner() {
       ) : null}
       {status === 'error' && !engineError ? (
         <div className="banner banner-error" aria-label="Load error">
-          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span className="banner-icon" aria-hidden="true">
+            ✕
+          </span>
           <span>
             Could not open <b>{name}</b>: {loadError}
           </span>
@@ -71,7 +75,9 @@ export function ErrorBanner() {
       ) : null}
       {failedOpen && status === 'ready' ? (
         <div className="banner banner-error" aria-label="Open failed">
-          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span className="banner-icon" aria-hidden="true">
+            ✕
+          </span>
           <span>
             Could not open <b>{failedOpen.name}</b>: {sentence(failedOpen.message)} The log shown stays open.
           </span>
@@ -82,11 +88,19 @@ export function ErrorBanner() {
       ) : null}
       {surface && status === 'ready' ? (
         <div className="banner banner-error" aria-label="Surface error">
-          <span className="banner-icon" aria-hidden="true">✕</span>
+          <span className="banner-icon" aria-hidden="true">
+            ✕
+          </span>
           <span>
             <b>Surface error</b> at <span className="mono">{surfaceErrorPlace(surface)}</span>
-            {surface.line === null ? '' : <>, line <span className="mono">{surface.line}</span></>}:{' '}
-            <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>.{' '}
+            {surface.line === null ? (
+              ''
+            ) : (
+              <>
+                , line <span className="mono">{surface.line}</span>
+              </>
+            )}
+            : <span className="mono banner-message">{surface.message}</span> <span className="muted">({surface.rule})</span>.{' '}
             {acceptedPrefixText(session?.accepted ?? 0)}
           </span>
           {typeof surface.seq === 'number' ? (
@@ -98,7 +112,9 @@ export function ErrorBanner() {
       ) : null}
       {verdict && status === 'ready' ? (
         <div className="banner banner-warning" aria-label="Loader verdict">
-          <span className="banner-icon" aria-hidden="true">▲</span>
+          <span className="banner-icon" aria-hidden="true">
+            ▲
+          </span>
           <span>
             <b>dsh&apos;s loader would {VERDICT_VERB[verdict.kind]} this log</b>
             {verdict.projected ? ' (an envelope-projected test snapshot: no loader reads these)' : ''}:{' '}
@@ -108,14 +124,27 @@ export function ErrorBanner() {
         </div>
       ) : null}
       {decode && status === 'ready' ? (
-        <div className={`banner ${refusedArchive ? 'banner-error' : 'banner-warning'}`} aria-label={refusedArchive ? 'Archive refused' : 'Decode error'}>
-          <span className="banner-icon" aria-hidden="true">{refusedArchive ? '✕' : '▲'}</span>
+        <div
+          className={`banner ${refusedArchive ? 'banner-error' : 'banner-warning'}`}
+          aria-label={refusedArchive ? 'Archive refused' : 'Decode error'}
+        >
+          <span className="banner-icon" aria-hidden="true">
+            {refusedArchive ? '✕' : '▲'}
+          </span>
           <span>
             <b>{refusedArchive ? `${name ?? 'The archive'} was refused` : 'Decoding stopped'}</b>
             {decode.line === null ? '' : ` at line ${decode.line}`}
-            {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}: <span className="mono banner-message">{decode.message}</span>
-            {decode.rule === undefined ? '' : <> <span className="muted">({decode.rule})</span></>}.{' '}
-            {(session?.events ?? 0) > 0 ? 'Events before it are loaded.' : 'Nothing of it could be read.'}
+            {decode.byte === null ? '' : ` (byte ${formatCount(decode.byte)})`}:{' '}
+            <span className="mono banner-message">{decode.message}</span>
+            {decode.rule === undefined ? (
+              ''
+            ) : (
+              <>
+                {' '}
+                <span className="muted">({decode.rule})</span>
+              </>
+            )}
+            . {(session?.events ?? 0) > 0 ? 'Events before it are loaded.' : 'Nothing of it could be read.'}
           </span>
         </div>
       ) : null}

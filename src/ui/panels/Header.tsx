@@ -18,7 +18,10 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
   return (
     <header className="appbar">
       <span className="brand">
-        <span className="brand-mark" aria-hidden="true">◧</span> Surface Lens
+        <span className="brand-mark" aria-hidden="true">
+          ◧
+        </span>{' '}
+        Surface Lens
       </span>
       {load && session ? (
         <span className="appbar-file" title={session.path}>
@@ -38,10 +41,23 @@ export function Header({ onShowShortcuts }: { onShowShortcuts: () => void }) {
       {load ? <OpenMenu /> : null}
       <DemoMenu />
       {load ? <OpenLogInput variant="compact" /> : null}
-      <button type="button" className="icon-button" aria-pressed={theme === 'dark'} aria-label="Dark theme" title="Dark theme" onClick={toggleTheme}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-pressed={theme === 'dark'}
+        aria-label="Dark theme"
+        title="Dark theme"
+        onClick={toggleTheme}
+      >
         <span aria-hidden="true">{theme === 'dark' ? '☾' : '☀'}</span>
       </button>
-      <button type="button" className="icon-button" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShowShortcuts}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Keyboard shortcuts"
+        title="Keyboard shortcuts (?)"
+        onClick={onShowShortcuts}
+      >
         <span aria-hidden="true">?</span>
       </button>
     </header>

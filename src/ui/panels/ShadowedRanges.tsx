@@ -5,13 +5,7 @@
 import type { ReplacementRow } from '../../protocol/protocol';
 import type { Highlight } from '../../store/types';
 import { useAppStore } from '../../store/react';
-import {
-  selectClient,
-  selectHighlight,
-  selectIsReady,
-  selectSessionId,
-  selectSessionKey,
-} from '../../store/selectors';
+import { selectClient, selectHighlight, selectIsReady, selectSessionId, selectSessionKey } from '../../store/selectors';
 import { useDeferredStep } from '../hooks/useDeferredCursor';
 import { useRemote } from '../hooks/useRemote';
 import { isReplaceEpoch, useReplaceEpoch } from '../hooks/useReplaceSteps';

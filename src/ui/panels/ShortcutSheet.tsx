@@ -41,9 +41,7 @@ export function ShortcutSheet({ open, onClose }: { open: boolean; onClose: () =>
         <tbody>
           {SHORTCUTS.map(([keys, action]) => (
             <tr key={action}>
-              <td>
-                {keys.map((key) => (key === '+' || key === '/' ? <span key={key}> {key} </span> : <kbd key={key}>{key}</kbd>))}
-              </td>
+              <td>{keys.map((key) => (key === '+' || key === '/' ? <span key={key}> {key} </span> : <kbd key={key}>{key}</kbd>))}</td>
               <td>{action}</td>
             </tr>
           ))}

@@ -22,10 +22,15 @@ export function StatusBar() {
           <span>{session.format}</span>
           <span>{formatBytes(load.bytes)}</span>
           <span>{Math.round(load.elapsedMs)} ms</span>
-          {session.partial ? <span title="A window of the session: seqs start at the base seq">window from seq {session.baseSeq}</span> : null}
+          {session.partial ? (
+            <span title="A window of the session: seqs start at the base seq">window from seq {session.baseSeq}</span>
+          ) : null}
           <span title="Content fingerprint: the one deep links carry in the URL">fp {session.fingerprint}</span>
           {onPage ? (
-            <span className="status-warning" title="Web workers are unavailable here or could not start: decoding runs on the page, and a large log makes it less responsive">
+            <span
+              className="status-warning"
+              title="Web workers are unavailable here or could not start: decoding runs on the page, and a large log makes it less responsive"
+            >
               engine on this page
             </span>
           ) : null}

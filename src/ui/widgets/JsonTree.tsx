@@ -49,9 +49,7 @@ function JsonNode({ name, value, depth, openDepth, maxString }: NodeProps) {
       </li>
     );
   }
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((item, i) => [String(i), item])
-    : Object.entries(value);
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, i) => [String(i), item]) : Object.entries(value);
   const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
   return (
     <li role="treeitem" aria-expanded={open} aria-selected={false} className="json-branch">

@@ -32,7 +32,18 @@ export interface MenuButtonProps {
   footer?: ReactNode;
 }
 
-export function MenuButton({ label, ariaLabel, listLabel, items, empty, align = 'start', disabled, onOpen, className, footer }: MenuButtonProps) {
+export function MenuButton({
+  label,
+  ariaLabel,
+  listLabel,
+  items,
+  empty,
+  align = 'start',
+  disabled,
+  onOpen,
+  className,
+  footer,
+}: MenuButtonProps) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement | null>(null);
   const button = useRef<HTMLButtonElement | null>(null);

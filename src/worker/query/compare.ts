@@ -34,7 +34,9 @@ export function compare(q: QuerySession, { other }: CompareParams, context: Quer
 /** JSON with object keys sorted: deep equality as string equality (key order carries no meaning). */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
   );
 }
 
@@ -50,7 +52,12 @@ function viewAt(q: QuerySession, step: number): { messages: CompareMessage[]; ke
     if (messages.length >= MAX_COMPARED_MESSAGES) continue;
     const key = canonical(m);
     const text = contentText(m.content);
-    messages.push({ seq, role: typeof m.role === 'string' ? m.role : '?', text: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text, tokens: estimateTokens(key.length) });
+    messages.push({
+      seq,
+      role: typeof m.role === 'string' ? m.role : '?',
+      text: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text,
+      tokens: estimateTokens(key.length),
+    });
     keys.push(key);
   }
   return { messages, keys, total };
@@ -78,7 +85,12 @@ export function compareView(q: QuerySession, { other, step, otherStep }: Compare
     } else if (part.removed && parts[p + 1]?.added) {
       const next = parts[++p]!;
       const m = next.count ?? next.value.length;
-      for (let k = 0; k < Math.max(n, m); k++) rows.push({ kind: k < n && k < m ? 'changed' : k < n ? 'a-only' : 'b-only', a: k < n ? (va.messages[i + k] ?? null) : null, b: k < m ? (vb.messages[j + k] ?? null) : null });
+      for (let k = 0; k < Math.max(n, m); k++)
+        rows.push({
+          kind: k < n && k < m ? 'changed' : k < n ? 'a-only' : 'b-only',
+          a: k < n ? (va.messages[i + k] ?? null) : null,
+          b: k < m ? (vb.messages[j + k] ?? null) : null,
+        });
       i += n;
       j += m;
     } else if (part.removed) {

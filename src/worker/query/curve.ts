@@ -25,7 +25,7 @@ async function sizeNodes(q: QuerySession, yieldNow: () => Promise<void>, stale: 
     }
   }
   // Nodes that arrived while this ran (the session grew) are sized as the index asks.
-  tt.curve((seq, node) => (node - from < sizes.length ? (sizes[node - from]!) : derivedMessageSize(q.event(seq))));
+  tt.curve((seq, node) => (node - from < sizes.length ? sizes[node - from]! : derivedMessageSize(q.event(seq))));
 }
 
 /**
@@ -68,5 +68,13 @@ export async function curve(
     bytesMax = Math.max(bytesMax, hi);
     out.push({ from, to, bytesMin: lo === Infinity ? 0 : lo, bytesMax: hi, messagesMax: messages });
   }
-  return { steps, buckets: out, replaces: Array.from(tt.replaceSteps()), bytesMax, tokenMethod: TOKEN_METHOD, requests: curveRequests(q.session), usage: curveUsage(q.session) };
+  return {
+    steps,
+    buckets: out,
+    replaces: Array.from(tt.replaceSteps()),
+    bytesMax,
+    tokenMethod: TOKEN_METHOD,
+    requests: curveRequests(q.session),
+    usage: curveUsage(q.session),
+  };
 }

@@ -54,7 +54,12 @@ export function messageBlocks(content: unknown, limit = MAX_BLOCK_TEXT): Message
       case 'reasoning':
         return { kind: 'reasoning', ...clipBlock(String(block.text ?? '')) };
       case 'tool-call':
-        return { kind: 'tool-call', ...clipBlock(String(block.arguments ?? '')), name: String(block.name ?? ''), callId: String(block.id ?? '') };
+        return {
+          kind: 'tool-call',
+          ...clipBlock(String(block.arguments ?? '')),
+          name: String(block.name ?? ''),
+          callId: String(block.id ?? ''),
+        };
       case 'tool-result':
         return {
           kind: 'tool-result',

@@ -101,7 +101,7 @@ export function navigate(q: QuerySession, { step, kind }: NavigateParams): numbe
     return null;
   }
   if (kind === 'prev-replace') {
-    for (let i = steps.length - 1; i >= 0; i--) if ((steps[i]!) < step) return steps[i]!;
+    for (let i = steps.length - 1; i >= 0; i--) if (steps[i]! < step) return steps[i]!;
     return null;
   }
   const op = q.session.columns.op;

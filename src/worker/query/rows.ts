@@ -38,7 +38,7 @@ export function rowCount(q: QuerySession, filter: RowFilter): number {
 
 export function indexOfRow(q: QuerySession, filter: RowFilter, row: number): number {
   const list = matching(q, filter);
-  return list ? (list[row]!) : row;
+  return list ? list[row]! : row;
 }
 
 /** What a timeline row shows of event `i`, parsed once and cached. */
@@ -89,7 +89,7 @@ export function rowOf(q: QuerySession, { filter, seq }: RowOfParams): number {
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((list[mid]!) < index) lo = mid + 1;
+    if (list[mid]! < index) lo = mid + 1;
     else hi = mid;
   }
   return Math.min(lo, Math.max(0, list.length - 1));

@@ -36,7 +36,15 @@ function keyOf(text: string, filter: RowFilter, step: number, usesCursor: boolea
  * Matches rows `[from, total)` of the filter into `found`, stopping early (returning the row to
  * go on from) once `yieldNow()` says the slice is over; returns `total` when done.
  */
-function scanRows(q: QuerySession, matcher: Matcher, filter: RowFilter, step: number, from: number, found: number[], yieldNow: () => boolean): number {
+function scanRows(
+  q: QuerySession,
+  matcher: Matcher,
+  filter: RowFilter,
+  step: number,
+  from: number,
+  found: number[],
+  yieldNow: () => boolean,
+): number {
   const total = rowCount(q, filter);
   const read = q.reader();
   for (let row = from; row < total; row++) {
@@ -47,7 +55,15 @@ function scanRows(q: QuerySession, matcher: Matcher, filter: RowFilter, step: nu
   return total;
 }
 
-async function scan(q: QuerySession, key: string, matcher: Matcher, filter: RowFilter, step: number, pause: () => Promise<void>, generation: number): Promise<MatchSet> {
+async function scan(
+  q: QuerySession,
+  key: string,
+  matcher: Matcher,
+  filter: RowFilter,
+  step: number,
+  pause: () => Promise<void>,
+  generation: number,
+): Promise<MatchSet> {
   const total = rowCount(q, filter);
   const found: number[] = [];
   let row = 0;
@@ -89,7 +105,7 @@ function after(rows: Int32Array, row: number): number {
   let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((rows[mid]!) <= row) lo = mid + 1;
+    if (rows[mid]! <= row) lo = mid + 1;
     else hi = mid;
   }
   return lo;

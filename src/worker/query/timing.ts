@@ -18,6 +18,6 @@ export function timeTrack(q: QuerySession, { from, to, width, step }: TimeTrackP
     spansOf.set(q, spans);
   }
   const k = q.clampStep(step);
-  const t = k > 0 ? (q.session.columns.time[k - 1]!) : NaN;
+  const t = k > 0 ? q.session.columns.time[k - 1]! : NaN;
   return { ...timeWindow(spans, from, to, width), cursorTime: Number.isNaN(t) || spans.from === null ? null : t };
 }

@@ -26,7 +26,14 @@ export function message(q: QuerySession, seq: number, step: number): ViewMessage
   return viewMessage(q.event(seq), seq, q.typeOf(index), q.stateAt(index, step));
 }
 
-function span(q: QuerySession, seq: number, step: number, start: number, count: number, countAll = true): { total: number; seqs: number[] } {
+function span(
+  q: QuerySession,
+  seq: number,
+  step: number,
+  start: number,
+  count: number,
+  countAll = true,
+): { total: number; seqs: number[] } {
   const found = q.session.index.transcriptOf(seq, step, start, count, countAll);
   if (!found) throw new Error(`seq ${seq} is not on the surface at step ${step}`);
   return found;

@@ -10,7 +10,10 @@ import { usageByTurn } from '../../../src/core/analysis/usage';
 import { openBytes } from '../../../src/core/analyze/open';
 import { generateText } from '../../../src/core/gen/generate';
 
-const totals = (model: string | null, t: Partial<Record<'requests' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'reasoning', number>>) => ({
+const totals = (
+  model: string | null,
+  t: Partial<Record<'requests' | 'input' | 'output' | 'cacheRead' | 'cacheWrite' | 'reasoning', number>>,
+) => ({
   model,
   requests: 1,
   input: 0,
@@ -33,7 +36,11 @@ describe('cost', () => {
   });
 
   it('uses * for models not listed and counts models without a price as unpriced', () => {
-    const models = [totals('a', { requests: 2, input: 1_000_000 }), totals('b', { requests: 3, input: 1_000_000 }), totals(null, { requests: 1, input: 1_000_000 })];
+    const models = [
+      totals('a', { requests: 2, input: 1_000_000 }),
+      totals('b', { requests: 3, input: 1_000_000 }),
+      totals(null, { requests: 1, input: 1_000_000 }),
+    ];
     expect(costOf(models, { a: { input: 1, output: 0 } })).toEqual({ dollars: 1, priced: 2, unpriced: 4, unpricedModels: ['b', null] });
     const all = costOf(models, { a: { input: 1, output: 0 }, '*': { input: 10, output: 0 } });
     expect(all).toEqual({ dollars: 21, priced: 6, unpriced: 0, unpricedModels: [] });
@@ -44,7 +51,9 @@ describe('cost', () => {
     expect(parsePriceList([])).toHaveProperty('error');
     expect(parsePriceList({ m: { input: 1 } })).toEqual({ error: '"m".output: needs a number ≥ 0 (dollars per million tokens)' });
     expect(parsePriceList({ m: { input: -1, output: 1 } })).toHaveProperty('error');
-    expect(parsePriceList({ m: { input: 1, output: 1, extra: 1 } })).toEqual({ error: '"m": unknown field "extra" (fields: input, output, cacheRead, cacheWrite)' });
+    expect(parsePriceList({ m: { input: 1, output: 1, extra: 1 } })).toEqual({
+      error: '"m": unknown field "extra" (fields: input, output, cacheRead, cacheWrite)',
+    });
     expect(parsePriceList({ '': { input: 1, output: 1 } })).toHaveProperty('error');
   });
 
@@ -64,7 +73,10 @@ describe('cost', () => {
       const u = r.usage;
       if (u === null) continue;
       expected +=
-        ((u.input ?? 0) * p.input + ((u.output ?? 0) + (u.reasoning ?? 0)) * p.output + (u.cacheRead ?? 0) * (p.cacheRead ?? p.input) + (u.cacheWrite ?? 0) * (p.cacheWrite ?? p.input)) /
+        ((u.input ?? 0) * p.input +
+          ((u.output ?? 0) + (u.reasoning ?? 0)) * p.output +
+          (u.cacheRead ?? 0) * (p.cacheRead ?? p.input) +
+          (u.cacheWrite ?? 0) * (p.cacheWrite ?? p.input)) /
         1e6;
     }
     const cost = sessionCost(usageByTurn(requests), prices);

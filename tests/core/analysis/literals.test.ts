@@ -13,12 +13,17 @@ const tool = (text: string, isError = false) => ({
 describe('literal extraction', () => {
   const items = extractLiterals(
     [
-      user('Fix the flaky test in src/core/fold/surface.ts. Do not touch package.json! Please keep the public API stable.\nIt took 350 ms and 1.5 GB.'),
+      user(
+        'Fix the flaky test in src/core/fold/surface.ts. Do not touch package.json! Please keep the public API stable.\nIt took 350 ms and 1.5 GB.',
+      ),
       assistant([
         { type: 'text', text: 'Calling `npm test` then I will read ~/notes/todo.md and https://example.com/docs/page.html.' },
         { type: 'tool-call', id: 'c1', name: 'bash', arguments: JSON.stringify({ command: 'git log --oneline -3' }) },
       ]),
-      tool('TypeError: Cannot read properties of undefined (reading "nodes")\n    at planEvent (surface.ts:182)\ncommit 3f9a2c1d in #42, id 123e4567-e89b-12d3-a456-426614174000; see MAX_STEPS and foldSurface() and the_replace_index', true),
+      tool(
+        'TypeError: Cannot read properties of undefined (reading "nodes")\n    at planEvent (surface.ts:182)\ncommit 3f9a2c1d in #42, id 123e4567-e89b-12d3-a456-426614174000; see MAX_STEPS and foldSurface() and the_replace_index',
+        true,
+      ),
       user('A plugin notice: never do this', { kind: 'plugin', plugin: 'x' }),
       user('Always follow AGENTS.md when applicable.', { kind: 'agent-instructions' }),
     ].map(messageTexts),
@@ -36,7 +41,17 @@ describe('literal extraction', () => {
   });
   it('identifiers: URLs, code symbols, calls, hashes, issue numbers, UUIDs', () => {
     expect(items.identifiers).toEqual(
-      expect.arrayContaining(['https://example.com/docs/page.html', 'planEvent', 'foldSurface', 'MAX_STEPS', 'the_replace_index', '3f9a2c1d', '#42', '123e4567-e89b-12d3-a456-426614174000', 'TypeError']),
+      expect.arrayContaining([
+        'https://example.com/docs/page.html',
+        'planEvent',
+        'foldSurface',
+        'MAX_STEPS',
+        'the_replace_index',
+        '3f9a2c1d',
+        '#42',
+        '123e4567-e89b-12d3-a456-426614174000',
+        'TypeError',
+      ]),
     );
     expect(items.identifiers).not.toContain('the');
   });
@@ -49,7 +64,9 @@ describe('literal extraction', () => {
 });
 
 describe('what counts as kept', () => {
-  const kept = keptTester(['Summary: edited src/core/fold/surface.ts (took 350ms). The user said never to modify package.json and to keep the public API stable. Last error: typeerror: cannot read properties of undefined (reading "nodes") in planEvent.']);
+  const kept = keptTester([
+    'Summary: edited src/core/fold/surface.ts (took 350ms). The user said never to modify package.json and to keep the public API stable. Last error: typeerror: cannot read properties of undefined (reading "nodes") in planEvent.',
+  ]);
   it('verbatim items', () => {
     expect(kept.kept('paths', 'src/core/fold/surface.ts')).toBe(true);
     expect(kept.kept('paths', 'src/core/fold/manager.ts')).toBe(false);
@@ -88,7 +105,8 @@ describe('usageByTurn', () => {
   it('sums recorded counts per step, turn and session; a missing count adds nothing', async () => {
     const { usageByTurn } = await import('../../../src/core/analysis/usage');
     const u = (input: number, cacheRead: number | null) => ({ input, output: 1, cacheRead, cacheWrite: null, reasoning: null });
-    const req = (turn: number, step: number, usage: ReturnType<typeof u> | null, model: string | null = 'm') => ({ turn, step, usage, model }) as never;
+    const req = (turn: number, step: number, usage: ReturnType<typeof u> | null, model: string | null = 'm') =>
+      ({ turn, step, usage, model }) as never;
     const { turns, total } = usageByTurn([req(1, 1, u(100, 80)), req(1, 1, null), req(1, 2, u(50, null), 'n'), req(2, 1, u(10, 5), null)]);
     expect(turns.map((t) => [t.turn, t.requests, t.input, t.cacheRead, t.steps.length])).toEqual([
       [1, 3, 150, 80, 2],

@@ -118,14 +118,16 @@ describe('model requests over generated logs', () => {
       const losses = sessionLosses(session);
       expect(session.analytics!.replaces.map((c) => c.seq)).toEqual(session.fold.replacements.map((r) => r.seq));
       expect(losses.map((c) => c.seq)).toEqual(session.fold.replacements.map((r) => r.seq));
-      const silent = losses.filter((c) => c.kind === 'compaction' && c.kept.constraints[1] > 0 && c.kept.constraints[0] === 0).map((c) => c.seq);
+      const silent = losses
+        .filter((c) => c.kind === 'compaction' && c.kept.constraints[1] > 0 && c.kept.constraints[0] === 0)
+        .map((c) => c.seq);
       expect(session.diagnostics.filter((d) => d.rule === 'qa/constraints-dropped').map((d) => d.seq)).toEqual(silent);
       for (const c of losses) for (const [k, n] of Object.values(c.kept)) expect(k).toBeLessThanOrEqual(n);
       expect(session.diagnostics.filter((d) => d.rule === 'qa/unexplained-break')).toEqual([]);
     });
   }
 
-  it('usage: the step message\'s usage goes to the attempt that produced it, a failed attempt keeps its own', async () => {
+  it("usage: the step message's usage goes to the attempt that produced it, a failed attempt keeps its own", async () => {
     const log = generate({ seed: 21, events: 30_000 });
     expect(log.meta.stats.retries).toBeGreaterThan(0);
     const { events } = naiveDecode(log.text) as { events: Ev[] };

@@ -24,12 +24,25 @@ function log(events: Ev[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-const user = (at: number, text: string): Ev => ({ type: 'user/message', at, data: { id: `u${at}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }, surfaceOp: 'append' });
-const chunk = (at: number, turn: number, step: number, chunk: unknown): Ev => ({ type: 'assistant/chunk', at, data: { turn, step, chunk } });
+const user = (at: number, text: string): Ev => ({
+  type: 'user/message',
+  at,
+  data: { id: `u${at}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
+  surfaceOp: 'append',
+});
+const chunk = (at: number, turn: number, step: number, chunk: unknown): Ev => ({
+  type: 'assistant/chunk',
+  at,
+  data: { turn, step, chunk },
+});
 const assistant = (at: number, turn: number, step: number, cites: number[], blocks: unknown[]): Ev => ({
   type: 'assistant/message',
   at,
-  data: { turn, step, message: { id: `a${at}`, role: 'assistant', content: blocks, source: { kind: 'model', provider: 'p', model: 'm1' } } },
+  data: {
+    turn,
+    step,
+    message: { id: `a${at}`, role: 'assistant', content: blocks, source: { kind: 'model', provider: 'p', model: 'm1' } },
+  },
   surfaceOp: 'append',
   sourceEventSeqs: cites,
 });
@@ -54,7 +67,16 @@ function sample(): Ev[] {
     {
       type: 'tool/result',
       at: 10_000,
-      data: { turn: 1, step: 1, message: { id: 'r1', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }], source: { kind: 'tool', callId: 'c1' } } },
+      data: {
+        turn: 1,
+        step: 1,
+        message: {
+          id: 'r1',
+          role: 'user',
+          content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }],
+          source: { kind: 'tool', callId: 'c1' },
+        },
+      },
       surfaceOp: 'append',
       sourceEventSeqs: [6],
     }, // 9
@@ -83,7 +105,14 @@ async function spansOf(text: string): Promise<TimeSpans> {
 }
 
 const spansAsRows = (s: TimeSpans, lane: (typeof TIME_LANES)[number]) =>
-  Array.from(s.lanes[lane].start, (start, i) => [start - T0, (s.lanes[lane].end[i]!) - T0, s.lanes[lane].seq[i], s.lanes[lane].endSeq[i], s.lanes[lane].label[i], s.lanes[lane].flags[i]]);
+  Array.from(s.lanes[lane].start, (start, i) => [
+    start - T0,
+    s.lanes[lane].end[i]! - T0,
+    s.lanes[lane].seq[i],
+    s.lanes[lane].endSeq[i],
+    s.lanes[lane].label[i],
+    s.lanes[lane].flags[i],
+  ]);
 
 describe('time track spans', () => {
   it('pairs every lane by its rule, with labels, on a log of known times', async () => {
@@ -156,7 +185,10 @@ describe('time track spans', () => {
     // 400 steps of 1 s in a 200 px track: bucketed; every bucket counts the steps that touch it.
     const many: Ev[] = [];
     for (let i = 0; i < 400; i++) {
-      many.push({ type: 'step/start', at: i * 2000, data: { turn: 1, step: i + 1 } }, { type: 'step/end', at: i * 2000 + 1000, data: { turn: 1, step: i + 1 } });
+      many.push(
+        { type: 'step/start', at: i * 2000, data: { turn: 1, step: i + 1 } },
+        { type: 'step/end', at: i * 2000 + 1000, data: { turn: 1, step: i + 1 } },
+      );
     }
     const dense = timeWindow(await spansOf(log(many)), null, null, 200);
     const steps = dense.lanes.find((l) => l.lane === 'step')!;

@@ -49,7 +49,7 @@ function expectFlags(result: LoadResult, growing: boolean): void {
 /** Cut `bytes` into random pieces of 1..max bytes. */
 function cut(bytes: Uint8Array, rng: Rng, max: number): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = rng.int(1, max);
     out.push(bytes.slice(at, at + size));
     at += size;
@@ -64,7 +64,9 @@ function lastLf(bytes: Uint8Array): number {
 describe('GrowingInput', () => {
   for (const seed of [11, 12, 13]) {
     it(`seed ${seed}: raw JSONL in random pieces answers as its complete prefix opened whole, after every piece`, async () => {
-      const text = enc(generateText({ seed, events: 220, violation: seed === 13 ? 'seq-gap' : null, compaction: { thresholdTokens: 1500 } }));
+      const text = enc(
+        generateText({ seed, events: 220, violation: seed === 13 ? 'seq-gap' : null, compaction: { thresholdTokens: 1500 } }),
+      );
       const rng = new Rng(`growing-jsonl-${seed}`);
       const input = new GrowingInput({ name: 'live.jsonl', checkpointEvery: 4 });
       let held: Uint8Array = new Uint8Array(0);
@@ -92,7 +94,7 @@ describe('GrowingInput', () => {
       const rng = new Rng(`growing-zstd-${seed}`);
       // The header frame, then one frame per batch of 1..8 lines, as dsh writes them.
       const frames: Uint8Array[] = [await zstdFrame(lines[0]!)];
-      for (let i = 1; i < lines.length; ) {
+      for (let i = 1; i < lines.length;) {
         const n = rng.int(1, 8);
         frames.push(await zstdFrame(lines.slice(i, i + n).join('')));
         i += n;

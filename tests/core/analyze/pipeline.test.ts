@@ -44,7 +44,11 @@ describe('TextPipeline', () => {
     const zst = (await openBytes(await zstdFrames(text.split(/(?<=\n)/)), { name: 'a.jsonl.zst' })).sessions[0]!;
     expect([zst.form, zst.format]).toEqual([{ container: 'zstd', text: 'jsonl' }, 'jsonl-zstd']);
     const gzStream = (await openBytes(gzipSync(enc(streamJson)), { name: 's.json.gz' })).sessions[0]!;
-    expect([gzStream.form, gzStream.format, gzStream.path]).toEqual([{ container: 'gzip', text: 'stream-json' }, 'stream-json', 's.json.gz#a']);
+    expect([gzStream.form, gzStream.format, gzStream.path]).toEqual([
+      { container: 'gzip', text: 'stream-json' },
+      'stream-json',
+      's.json.gz#a',
+    ]);
     const gzArray = (await openBytes(gzipSync(enc(' [{"seq":0,"type":"turn/start","time":1}]')), { name: 'x.json.gz' })).sessions[0]!;
     expect([gzArray.form, gzArray.format]).toEqual([{ container: 'gzip', text: 'json-array' }, 'json-array']);
   });
@@ -54,8 +58,15 @@ describe('TextPipeline', () => {
       const text = enc(generateText({ seed, events: 300, violation: seed === 2 ? 'seq-gap' : null }));
       const whole = (await openBytes(text, { name: 'p.jsonl', checkpointEvery: 8 })).sessions.map(shape);
       const rng = new Rng(`pipeline-${seed}`);
-      const pipeline = new TextPipeline({ path: 'p.jsonl', container: 'none', text: new ByteBuffer(16), budget: null, step: 1 << 20, checkpointEvery: 8 });
-      for (let at = 0; at < text.length; ) {
+      const pipeline = new TextPipeline({
+        path: 'p.jsonl',
+        container: 'none',
+        text: new ByteBuffer(16),
+        budget: null,
+        step: 1 << 20,
+        checkpointEvery: 8,
+      });
+      for (let at = 0; at < text.length;) {
         const size = rng.int(1, 400);
         pipeline.append([text.subarray(at, at + size)]);
         at += size;

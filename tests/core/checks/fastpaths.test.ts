@@ -99,7 +99,10 @@ function slowChecks(header: ReturnType<typeof checkHeaderLine> | null, log: Even
   const rawState: SurfaceState = emptySurfaceState();
   const rawStep = (event: unknown, index: number): string | null => {
     try {
-      applyPlan(rawState, planEvent(event, index, rawState.nodes, (seq) => log.event(seq)));
+      applyPlan(
+        rawState,
+        planEvent(event, index, rawState.nodes, (seq) => log.event(seq)),
+      );
       return null;
     } catch (error) {
       return describeFoldError(error).message;
@@ -194,11 +197,37 @@ describe('the fast paths agree with the checks run one by one', () => {
     ['1e400 in a packed row', log(...start(0), row(2, '1e400'))],
     ['a packed row off by one seq', log(...start(0), row(3, '1'))],
     ['two identical packed rows', log(...start(0), row(2, '1'), row(2, '1'))],
-    ['two identical chunk lines', log(...start(0), ...Array(2).fill('{"type":"assistant/chunk","seq":2,"time":1,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"x"}}}'))],
-    ['an array line whose second event has -0', log(...start(0), '[{"type":"todo/write","seq":2,"time":1,"data":{}},{"type":"todo/write","seq":3,"time":-0,"data":{}}]')],
+    [
+      'two identical chunk lines',
+      log(
+        ...start(0),
+        ...Array(2).fill(
+          '{"type":"assistant/chunk","seq":2,"time":1,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":"x"}}}',
+        ),
+      ),
+    ],
+    [
+      'an array line whose second event has -0',
+      log(...start(0), '[{"type":"todo/write","seq":2,"time":1,"data":{}},{"type":"todo/write","seq":3,"time":-0,"data":{}}]'),
+    ],
     ['-0 inside a plain string', log(...start(0), '{"type":"todo/write","seq":2,"time":1,"data":{"t":"-0"}}')],
-    ['a legacy upgrade before a packed row', log('{"type":"turn/start","seq":0,"time":1000,"data":{"turn":1,"trigger":{"kind":"user"}}}', '{"type":"step/start","seq":1,"time":1000,"data":{"turn":1,"step":1}}', row(2, '1'))],
-    ['a deferred command citation before a packed row', log(...start(0), '{"type":"command/run","seq":2,"time":1,"data":{"commandId":"c"}}', '{"type":"command/done","seq":3,"time":1,"data":{"commandId":"c","kind":"success","sourceEventSeq":5}}', row(4, '1'))],
+    [
+      'a legacy upgrade before a packed row',
+      log(
+        '{"type":"turn/start","seq":0,"time":1000,"data":{"turn":1,"trigger":{"kind":"user"}}}',
+        '{"type":"step/start","seq":1,"time":1000,"data":{"turn":1,"step":1}}',
+        row(2, '1'),
+      ),
+    ],
+    [
+      'a deferred command citation before a packed row',
+      log(
+        ...start(0),
+        '{"type":"command/run","seq":2,"time":1,"data":{"commandId":"c"}}',
+        '{"type":"command/done","seq":3,"time":1,"data":{"commandId":"c","kind":"success","sourceEventSeq":5}}',
+        row(4, '1'),
+      ),
+    ],
     [
       'a headerless log whose repeated row misplaces seqs a command cites',
       `${[...start(0), row(2, '1'), row(2, '1'), '{"type":"command/run","seq":8,"time":1,"data":{"commandId":"c"}}', '{"type":"command/done","seq":9,"time":1,"data":{"commandId":"c","kind":"success","sourceEventSeq":6}}'].join('\n')}\n`,

@@ -13,15 +13,69 @@ describe('checkHeaderLine (log-format.md §2.2)', () => {
     ['H1 one unterminated line', line(good), false, 'loader/header-empty', 'empty or header-less session log'],
     ['H2 a BOM before the header', '\uFEFF' + line(good), true, 'loader/header-json', 'corrupt session log: header line is not valid JSON'],
     ['H2 an empty first line', '', true, 'loader/header-json', 'corrupt session log: header line is not valid JSON'],
-    ['H3 newer', line({ ...good, version: 2 }), true, 'loader/version', 'session "s1" uses log format v2, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it'],
-    ['H3 older', line({ ...good, version: -1 }), true, 'loader/version', 'session "s1" uses log format v-1, older than the supported v0, and this build ships no upgrade path for it'],
-    ['H3 before the shape, missing id', line({ type: 'other', version: 1 }), true, 'loader/version', 'session "undefined" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it'],
-    ['H4 missing version', line({ ...good, version: undefined }), true, 'loader/not-header', 'corrupt session log: first line is not a session header ("version" is missing, not a number)'],
-    ['H4 missing delegationDepth', line({ ...good, delegationDepth: undefined }), true, 'loader/not-header', 'corrupt session log: first line is not a session header ("delegationDepth" is missing: it must be a non-negative safe integer)'],
-    ['H4 -0 createdAt', '{"type":"session","version":0,"id":"s1","createdAt":-0,"delegationDepth":0}', true, 'loader/not-header', 'corrupt session log: first line is not a session header ("createdAt" is -0: it must be a non-negative safe integer)'],
-    ['H4 bad origin', line({ ...good, origin: 'fork' }), true, 'loader/not-header', 'corrupt session log: first line is not a session header ("origin" is "fork": it may only be "subagent")'],
-    ['H4 an event line', line({ type: 'turn/start', seq: 0, time: 0, data: {} }), true, 'loader/not-header', 'corrupt session log: first line is not a session header ("type" is "turn/start", not "session")'],
-    ['H5 retired fields', line({ ...good, sandboxMode: 'x' }), true, 'loader/retired-policy', 'session header uses retired policy baseline fields'],
+    [
+      'H3 newer',
+      line({ ...good, version: 2 }),
+      true,
+      'loader/version',
+      'session "s1" uses log format v2, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
+    ],
+    [
+      'H3 older',
+      line({ ...good, version: -1 }),
+      true,
+      'loader/version',
+      'session "s1" uses log format v-1, older than the supported v0, and this build ships no upgrade path for it',
+    ],
+    [
+      'H3 before the shape, missing id',
+      line({ type: 'other', version: 1 }),
+      true,
+      'loader/version',
+      'session "undefined" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
+    ],
+    [
+      'H4 missing version',
+      line({ ...good, version: undefined }),
+      true,
+      'loader/not-header',
+      'corrupt session log: first line is not a session header ("version" is missing, not a number)',
+    ],
+    [
+      'H4 missing delegationDepth',
+      line({ ...good, delegationDepth: undefined }),
+      true,
+      'loader/not-header',
+      'corrupt session log: first line is not a session header ("delegationDepth" is missing: it must be a non-negative safe integer)',
+    ],
+    [
+      'H4 -0 createdAt',
+      '{"type":"session","version":0,"id":"s1","createdAt":-0,"delegationDepth":0}',
+      true,
+      'loader/not-header',
+      'corrupt session log: first line is not a session header ("createdAt" is -0: it must be a non-negative safe integer)',
+    ],
+    [
+      'H4 bad origin',
+      line({ ...good, origin: 'fork' }),
+      true,
+      'loader/not-header',
+      'corrupt session log: first line is not a session header ("origin" is "fork": it may only be "subagent")',
+    ],
+    [
+      'H4 an event line',
+      line({ type: 'turn/start', seq: 0, time: 0, data: {} }),
+      true,
+      'loader/not-header',
+      'corrupt session log: first line is not a session header ("type" is "turn/start", not "session")',
+    ],
+    [
+      'H5 retired fields',
+      line({ ...good, sandboxMode: 'x' }),
+      true,
+      'loader/retired-policy',
+      'session header uses retired policy baseline fields',
+    ],
     ['a valid header', line({ ...good, extra: 1 }), true, null, null],
   ])('%s', (_name, text, hasLf, rule, message) => {
     const result = checkHeaderLine(text, hasLf);
@@ -49,7 +103,11 @@ describe('checkSessionHeader (log-format.md §5.3)', () => {
     ['a numeric parentSession', { ...header, parentSession: 1 }, 'session header parentSession must be a string'],
     ['a fractional seedLength', { ...header, seedLength: 1.5 }, 'session header seedLength must be a non-negative safe integer'],
     ['another origin', { ...header, origin: 'x' }, 'session header origin must be "subagent"'],
-    ['a negative delegationDepth', { ...header, delegationDepth: -1 }, 'session header delegationDepth must be a non-negative safe integer'],
+    [
+      'a negative delegationDepth',
+      { ...header, delegationDepth: -1 },
+      'session header delegationDepth must be a non-negative safe integer',
+    ],
     ['a numeric agentPreset', { ...header, agentPreset: 1 }, 'session header agentPreset must be a string'],
   ])('%s', (_name, value, message) => {
     const errors = checkSessionHeader(value, 's1', 'restore').filter((d) => d.severity === 'error');
@@ -58,9 +116,7 @@ describe('checkSessionHeader (log-format.md §5.3)', () => {
 
   it('checks losslessness first in create mode only', () => {
     const value = { ...header, createdAt: -0 };
-    expect(checkSessionHeader(value, 's1', 'create').map((d) => d.message)).toEqual([
-      'session header is not losslessly JSON-serializable',
-    ]);
+    expect(checkSessionHeader(value, 's1', 'create').map((d) => d.message)).toEqual(['session header is not losslessly JSON-serializable']);
     expect(checkSessionHeader(value, 's1', 'restore')).toEqual([]);
   });
 

@@ -18,16 +18,18 @@ function load(events: readonly unknown[], headerLine = HEADER) {
   return { check, fold, diagnostics, result: check.loaderResult() };
 }
 
-const ev = (seq: number, type: string, data: unknown, extra: Record<string, unknown> = {}) => ({ type, seq, time: 1000 + seq, data, ...extra });
+const ev = (seq: number, type: string, data: unknown, extra: Record<string, unknown> = {}) => ({
+  type,
+  seq,
+  time: 1000 + seq,
+  data,
+  ...extra,
+});
 const rules = (diagnostics: Diagnostic[]) => diagnostics.map((d) => `${d.severity} ${d.rule} ${String(d.seq)}`);
 
 describe('LoaderCheck', () => {
   it('reports the L3 scans in their fixed order, not by position', () => {
-    const { diagnostics, result } = load([
-      ev(0, 'mode/set', {}),
-      ev(1, 'request/header-delta', {}),
-      ev(2, 'mode/set', {}),
-    ]);
+    const { diagnostics, result } = load([ev(0, 'mode/set', {}), ev(1, 'request/header-delta', {}), ev(2, 'mode/set', {})]);
     expect(result.loadError).toBe(
       'stored session "s1" failed validation: Error: session "s1" contains unsupported legacy request/header-delta event at seq 1',
     );
@@ -38,10 +40,7 @@ describe('LoaderCheck', () => {
   });
 
   it('refuses a malformed legacy event with the exact text (L4 before L5)', () => {
-    const { diagnostics, result } = load([
-      ev(0, 'example/new', {}),
-      ev(1, 'turn/start', { turn: 1, trigger: {} }),
-    ]);
+    const { diagnostics, result } = load([ev(0, 'example/new', {}), ev(1, 'turn/start', { turn: 1, trigger: {} })]);
     expect(result.loadError).toBe(
       'stored session "s1" failed validation: Error: session "s1" contains malformed pre-react-loop turn/start at seq 1',
     );
@@ -52,14 +51,22 @@ describe('LoaderCheck', () => {
   it.each([
     [{ kind: 'completed', extra: 1 }, null],
     [{ kind: 'disposed' }, { kind: 'aborted', reason: { kind: 'disposed' } }],
-    [{ kind: 'error', step: 1, message: 'boom' }, { kind: 'error', error: { message: 'boom', code: 'UNKNOWN' } }],
-    [{ kind: 'error', step: 1, failure: { message: 'm', code: 'C', status: 500 } }, { kind: 'error', error: { message: 'm', code: 'C', status: 500 } }],
+    [
+      { kind: 'error', step: 1, message: 'boom' },
+      { kind: 'error', error: { message: 'boom', code: 'UNKNOWN' } },
+    ],
+    [
+      { kind: 'error', step: 1, failure: { message: 'm', code: 'C', status: 500 } },
+      { kind: 'error', error: { message: 'm', code: 'C', status: 500 } },
+    ],
     [{ kind: 'error', step: -1, message: 'boom' }, null],
     [{ kind: 'future' }, { kind: 'future' }],
   ])('upgrades turn/end reason %j', (reason, upgraded) => {
     const { fold, result } = load([ev(0, 'turn/start', { turn: 1 }), ev(1, 'turn/end', { turn: 1, reason })]);
     if (upgraded === null) {
-      expect(result.loadError).toBe('stored session "s1" failed validation: Error: session "s1" contains malformed pre-react-loop turn/end at seq 1');
+      expect(result.loadError).toBe(
+        'stored session "s1" failed validation: Error: session "s1" contains malformed pre-react-loop turn/end at seq 1',
+      );
     } else {
       expect(result.loadError).toBeNull();
       expect((fold.events[1] as { data: { reason: unknown } }).data.reason).toEqual(upgraded);
@@ -71,16 +78,22 @@ describe('LoaderCheck', () => {
     const { fold, result, diagnostics } = load([
       ev(0, 'assistant/message', { turn: 1, step: 1, content: [call], provenance: { provider: 'p', model: 'm' } }, { surfaceOp: 'append' }),
       ev(1, 'tool/call', { turn: 1, step: 1, callId: 'c1', name: 'read', arguments: '{}' }),
-      ev(2, 'tool/result', { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'long' }], isError: false }, { surfaceOp: 'append', sourceEventSeqs: [1] }),
-      ev(3, 'tool/result', { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'short' }], isError: false }, { surfaceOp: { op: 'replace', start: 2, end: 2 }, sourceEventSeqs: [2] }),
+      ev(
+        2,
+        'tool/result',
+        { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'long' }], isError: false },
+        { surfaceOp: 'append', sourceEventSeqs: [1] },
+      ),
+      ev(
+        3,
+        'tool/result',
+        { turn: 1, step: 1, callId: 'c1', content: [{ type: 'text', text: 'short' }], isError: false },
+        { surfaceOp: { op: 'replace', start: 2, end: 2 }, sourceEventSeqs: [2] },
+      ),
     ]);
     expect(result).toEqual({ loadError: null, appended: ['session/end-seed'] });
     expect(fold.messageIds()).toEqual(['legacy-message:s1:0', 'legacy-message:s1:2']);
-    expect(rules(diagnostics)).toEqual([
-      'info loader/legacy-upgrade 0',
-      'info loader/legacy-upgrade 2',
-      'info loader/legacy-upgrade 3',
-    ]);
+    expect(rules(diagnostics)).toEqual(['info loader/legacy-upgrade 0', 'info loader/legacy-upgrade 2', 'info loader/legacy-upgrade 3']);
   });
 
   it('keeps ignorable unknown types, noting each type once', () => {
@@ -102,9 +115,7 @@ describe('LoaderCheck', () => {
 
   it('wraps a restore-time header failure', () => {
     const { result } = load([], '{"type":"session","version":0,"id":"s1","createdAt":0,"delegationDepth":0,"cwd":"rel"}');
-    expect(result.loadError).toBe(
-      'stored session "s1" failed validation: Error: session header cwd must be an absolute path, got "rel"',
-    );
+    expect(result.loadError).toBe('stored session "s1" failed validation: Error: session header cwd must be an absolute path, got "rel"');
   });
 });
 

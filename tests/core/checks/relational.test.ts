@@ -27,7 +27,9 @@ describe('RelationalCheck families', () => {
       ['warning', 'relational/session', 0, 2],
       ['warning', 'relational/commands', 1, 3],
     ]);
-    expect(diagnostics[1]?.message).toBe('invariant violated by "@deepseek-ai/dsh-commands": command/done "x" pairs no prior command/run in this log');
+    expect(diagnostics[1]?.message).toBe(
+      'invariant violated by "@deepseek-ai/dsh-commands": command/done "x" pairs no prior command/run in this log',
+    );
   });
 
   it('lets a stale compaction start cross a turn boundary', () => {
@@ -66,7 +68,8 @@ describe('RelationalCheck families', () => {
   it('checks command/done citations against seqs and command events', () => {
     const run0 = ev(0, 'command/run', { commandId: 'a', name: 'x' });
     const done = (seq: number, source: unknown) => ev(seq, 'command/done', { commandId: 'a', kind: 'success', sourceEventSeq: source });
-    const message = (s: unknown) => `invariant violated by "@deepseek-ai/dsh-commands": command/done "a" has invalid sourceEventSeq ${String(s)}`;
+    const message = (s: unknown) =>
+      `invariant violated by "@deepseek-ai/dsh-commands": command/done "a" has invalid sourceEventSeq ${String(s)}`;
     expect(run([run0, ev(1, 'plan/mode', {}), done(2, 1)]).commands).toBeNull();
     expect(run([run0, done(1, 0)]).commands).toEqual({ seq: 1, message: message(0) });
     expect(run([run0, done(1, 1)]).commands).toEqual({ seq: 1, message: message(1) });
@@ -141,7 +144,8 @@ function batchCompaction(events: any[]): Found {
     }
     if (e.type === 'session/end-seed') open = undefined;
     else if (e.type === 'compaction/start') {
-      if (open) return fail(`compaction/start while ${open.turn === null ? 'standalone compaction' : `turn ${open.turn}`} is still compacting`);
+      if (open)
+        return fail(`compaction/start while ${open.turn === null ? 'standalone compaction' : `turn ${open.turn}`} is still compacting`);
       const o = owner(d.turn, e.type);
       if (o) return fail(o);
       open = { id: d.compactionId, turn: d.turn, startSeq: e.seq, summarized: false };
@@ -181,7 +185,13 @@ function batchCommands(events: any[]): Found {
       const target = s === undefined ? undefined : events[s];
       if (
         s !== undefined &&
-        (d.kind !== 'success' || !Number.isSafeInteger(s) || s < 0 || s >= e.seq || target?.seq !== s || target.type === 'command/run' || target.type === 'command/done')
+        (d.kind !== 'success' ||
+          !Number.isSafeInteger(s) ||
+          s < 0 ||
+          s >= e.seq ||
+          target?.seq !== s ||
+          target.type === 'command/run' ||
+          target.type === 'command/done')
       ) {
         return fail(`command/done ${JSON.stringify(d.commandId)} has invalid sourceEventSeq ${s}`);
       }
@@ -208,8 +218,12 @@ function randomCompactionLog(rng: Rng): unknown[] {
       out.push(ev(seq, t, { turn: openTurn ?? turn, reason: { kind: 'completed' } }));
       openTurn = null;
     } else if (t === 'start') out.push(ev(seq, 'compaction/start', { compactionId: id, turn: owner }));
-    else if (t === 'summary') out.push(ev(seq, 'compaction/summary', { compactionId: id, shadowedSeqs: [0], shadowedRange: { start: 0, end: 0 }, shadowedTokenCount: 3 }));
-    else if (t === 'end') out.push(ev(seq, 'compaction/end', { compactionId: id, turn: owner, ...(rng.chance(0.5) ? { error: 'e' } : {}) }));
+    else if (t === 'summary')
+      out.push(
+        ev(seq, 'compaction/summary', { compactionId: id, shadowedSeqs: [0], shadowedRange: { start: 0, end: 0 }, shadowedTokenCount: 3 }),
+      );
+    else if (t === 'end')
+      out.push(ev(seq, 'compaction/end', { compactionId: id, turn: owner, ...(rng.chance(0.5) ? { error: 'e' } : {}) }));
     else if (t === 'end-seed') out.push(ev(seq, 'session/end-seed', {}));
     else out.push(ev(seq, t, {}));
   }
@@ -225,7 +239,11 @@ function randomCommandsLog(rng: Rng): unknown[] {
     seq += rng.chance(0.35) ? rng.int(2, 4) : 1;
     if (rng.chance(0.1)) seq = i;
     const id = rng.pick(['a', 'a', 'b']);
-    const t = rng.weighted([['command/run', 1], ['command/done', 2], ['plan/mode', 2]] as const);
+    const t = rng.weighted([
+      ['command/run', 1],
+      ['command/done', 2],
+      ['plan/mode', 2],
+    ] as const);
     const source = rng.chance(0.8) ? rng.int(0, Math.max(0, seq - 1)) : rng.int(0, n + 3);
     const data =
       t === 'command/done'

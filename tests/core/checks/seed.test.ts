@@ -36,7 +36,11 @@ describe('seedEventProblem (S1–S7)', () => {
   it.each<[string, unknown, string | null]>([
     ['a valid log-only event', ok, null],
     ['-0 in create mode', { ...ok, data: { turn: -0 } }, 'seed event at index 0 is not losslessly JSON-serializable'],
-    ['request/header-delta', { type: 'request/header-delta', seq: 0, time: 0, data: {} }, 'seed event at index 0 uses unsupported legacy request/header-delta format'],
+    [
+      'request/header-delta',
+      { type: 'request/header-delta', seq: 0, time: 0, data: {} },
+      'seed event at index 0 uses unsupported legacy request/header-delta format',
+    ],
     ['an extra envelope key', { ...ok, extra: 1 }, 'seed event at index 0 has an invalid event envelope'],
     ['a string seq', { ...ok, seq: '0' }, 'seed event at index 0 has an invalid event envelope'],
     ['a fractional time', { ...ok, time: 1.5 }, 'seed event at index 0 has an invalid event envelope'],
@@ -45,15 +49,66 @@ describe('seedEventProblem (S1–S7)', () => {
     ['a non-object event', [1], 'seed event at index 0 has an invalid event envelope'],
     ['null data is a valid envelope', { ...ok, data: null }, null],
     ['a header without model', header({ config: { provider: 'p' } }), 'seed request/header at index 0 lacks provider/model'],
-    ['an empty reasoningEffort', header({ config: { ...config, reasoningEffort: '' } }), 'seed request/header at index 0 has an invalid reasoningEffort'],
-    ['adapterDefaults for an absent field', header({ config, adapterDefaults: { maxTokens: true } }), 'seed request/header at index 0 has invalid adapterDefaults'],
-    ['adapterDefaults with a false value', header({ config: { ...config, maxTokens: 9 }, adapterDefaults: { maxTokens: false } }), 'seed request/header at index 0 has invalid adapterDefaults'],
+    [
+      'an empty reasoningEffort',
+      header({ config: { ...config, reasoningEffort: '' } }),
+      'seed request/header at index 0 has an invalid reasoningEffort',
+    ],
+    [
+      'adapterDefaults for an absent field',
+      header({ config, adapterDefaults: { maxTokens: true } }),
+      'seed request/header at index 0 has invalid adapterDefaults',
+    ],
+    [
+      'adapterDefaults with a false value',
+      header({ config: { ...config, maxTokens: 9 }, adapterDefaults: { maxTokens: false } }),
+      'seed request/header at index 0 has invalid adapterDefaults',
+    ],
     ['a valid header', header({ config: { ...config, maxTokens: 9 }, adapterDefaults: { maxTokens: true } }), null],
-    ['a fallback header', { ...header({ config }), data: { header: { config }, reason: 'fallback' } }, 'seed event at index 0 uses unsupported legacy request/header reason "fallback"'],
-    ['a user message without id', user(0, { role: 'user', content: [], source: { kind: 'user' } }), 'seed user/message at index 0 lacks an identified message'],
-    ['a user message with the wrong role', user(0, { id: 'u', role: 'assistant', content: [], source: { kind: 'user' } }), 'seed user/message at index 0 message must have role "user"'],
-    ['a tool result with mismatched ids', { type: 'tool/result', seq: 0, time: 0, surfaceOp: 'append', data: { message: { id: 't', role: 'user', source: { kind: 'tool', callId: 'c1' }, content: [{ type: 'tool-result', toolCallId: 'c2', content: [] }] } } }, 'seed tool/result at index 0 message has mismatched tool call ids'],
-    ['an assistant message without model source', { type: 'assistant/message', seq: 0, time: 0, surfaceOp: 'append', data: { message: { id: 'a', role: 'assistant', source: { kind: 'model', provider: 'p' }, content: [] } } }, 'seed assistant/message at index 0 message must have model source'],
+    [
+      'a fallback header',
+      { ...header({ config }), data: { header: { config }, reason: 'fallback' } },
+      'seed event at index 0 uses unsupported legacy request/header reason "fallback"',
+    ],
+    [
+      'a user message without id',
+      user(0, { role: 'user', content: [], source: { kind: 'user' } }),
+      'seed user/message at index 0 lacks an identified message',
+    ],
+    [
+      'a user message with the wrong role',
+      user(0, { id: 'u', role: 'assistant', content: [], source: { kind: 'user' } }),
+      'seed user/message at index 0 message must have role "user"',
+    ],
+    [
+      'a tool result with mismatched ids',
+      {
+        type: 'tool/result',
+        seq: 0,
+        time: 0,
+        surfaceOp: 'append',
+        data: {
+          message: {
+            id: 't',
+            role: 'user',
+            source: { kind: 'tool', callId: 'c1' },
+            content: [{ type: 'tool-result', toolCallId: 'c2', content: [] }],
+          },
+        },
+      },
+      'seed tool/result at index 0 message has mismatched tool call ids',
+    ],
+    [
+      'an assistant message without model source',
+      {
+        type: 'assistant/message',
+        seq: 0,
+        time: 0,
+        surfaceOp: 'append',
+        data: { message: { id: 'a', role: 'assistant', source: { kind: 'model', provider: 'p' }, content: [] } },
+      },
+      'seed assistant/message at index 0 message must have model source',
+    ],
     ['a seq gap', { ...ok, seq: 3 }, 'seed event at index 0 has seq 3 (expected 0); seed must be contiguous from 0'],
   ])('%s', (_name, event, expected) => {
     expect(seedEventProblem(event, 0, 'create')?.message ?? null).toBe(expected);
@@ -78,7 +133,13 @@ describe('combineSeedError', () => {
     check.event({ ...ok, extra: true }, 1, 3);
     expect(check.firstError()?.index).toBe(0);
     expect(check.finish()).toEqual([
-      { severity: 'error', rule: 'seed/contiguity', seq: 0, line: 2, message: 'seed event at index 0 has seq 1 (expected 0); seed must be contiguous from 0' },
+      {
+        severity: 'error',
+        rule: 'seed/contiguity',
+        seq: 0,
+        line: 2,
+        message: 'seed event at index 0 has seq 1 (expected 0); seed must be contiguous from 0',
+      },
     ]);
     expect(check.sessionLength()).toBeNull();
   });

@@ -33,7 +33,10 @@ describe('JSON-RPC captures (§9.1)', () => {
     expect(isJsonRpcNotification({ type: 'session' })).toBe(false);
   });
   it('unwraps session.event and keeps subagent.* as context', () => {
-    expect(rpcSessionEvent({ method: 'session.event', params: { sessionId: 's', event: { type: 'a/b' } } })).toEqual({ sessionId: 's', event: { type: 'a/b' } });
+    expect(rpcSessionEvent({ method: 'session.event', params: { sessionId: 's', event: { type: 'a/b' } } })).toEqual({
+      sessionId: 's',
+      event: { type: 'a/b' },
+    });
     expect(rpcSessionEvent({ method: 'session.status', params: { sessionId: 's' } })).toBeNull();
     expect(rpcContextNote({ method: 'subagent.started', params: { childSessionId: 'c' } })).toBe('subagent.started {"childSessionId":"c"}');
     expect(rpcContextNote({ method: 'session.status', params: {} })).toBeNull();
@@ -51,7 +54,11 @@ describe('byte-order mark and array header', () => {
     const header = { type: 'session', version: 0, id: 's' };
     expect(splitArrayHeader([header, { type: 'a/b' }])).toMatchObject({ header, events: [{ type: 'a/b' }] });
     expect(splitArrayHeader([header]).diagnostic?.rule).toBe('decode/array-header');
-    expect(splitArrayHeader([{ type: 'a/b' }, header])).toMatchObject({ header: null, diagnostic: null, events: [{ type: 'a/b' }, header] });
+    expect(splitArrayHeader([{ type: 'a/b' }, header])).toMatchObject({
+      header: null,
+      diagnostic: null,
+      events: [{ type: 'a/b' }, header],
+    });
     expect(splitArrayHeader([])).toMatchObject({ header: null, events: [] });
   });
 });

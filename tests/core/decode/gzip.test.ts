@@ -5,7 +5,9 @@ import { concatBytes } from '../../support/zstd-frames';
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
-const LOG = '{"type":"session","version":0,"id":"gz","createdAt":0,"delegationDepth":0}\n' + '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}\n'.repeat(2000);
+const LOG =
+  '{"type":"session","version":0,"id":"gz","createdAt":0,"delegationDepth":0}\n' +
+  '{"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}\n'.repeat(2000);
 
 function streamed(bytes: Uint8Array, chunkSize: number, maxOutputBytes?: number): Uint8Array {
   const stream = new GunzipStream(maxOutputBytes === undefined ? {} : { maxOutputBytes });

@@ -9,7 +9,13 @@ import { generateText } from '../../../src/core/gen/generate';
 
 const HEADER = '{"type":"session","version":0,"id":"r","createdAt":0,"delegationDepth":0}';
 const user = (seq: number, text: string): string =>
-  JSON.stringify({ type: 'user/message', seq, time: seq, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }] }, surfaceOp: 'append' });
+  JSON.stringify({
+    type: 'user/message',
+    seq,
+    time: seq,
+    data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }] },
+    surfaceOp: 'append',
+  });
 
 describe('LineLog.rawAndEvent', () => {
   it('equals rawPreview and event, whole or clipped, for plain rows, multi-byte text and packed members', async () => {

@@ -27,7 +27,11 @@ describe('packed row validation messages', () => {
     ['time0', text({}, { time0: 1.5 }), 'malformed text-chunks storage row: time0 must be a safe integer'],
     ['data', text({}, { data: null }), 'malformed text-chunks storage row: data must be an object'],
     ['text keys', text({ extra: 1 }), 'malformed text-chunks storage row: data must be exactly {turn, step, index, dt, texts}'],
-    ['tool keys', tool({ texts: [] }), 'malformed tool-call-chunks storage row: data must be exactly {turn, step, index, id, name?, dt, args}'],
+    [
+      'tool keys',
+      tool({ texts: [] }),
+      'malformed tool-call-chunks storage row: data must be exactly {turn, step, index, id, name?, dt, args}',
+    ],
     ['tool id', tool({ id: 3 }), 'malformed tool-call-chunks storage row: id (and name when present) must be strings'],
     ['tool name', tool({ name: null }), 'malformed tool-call-chunks storage row: id (and name when present) must be strings'],
     ['numbers', text({ turn: '1' }), 'malformed text-chunks storage row: turn/step/index must be numbers'],

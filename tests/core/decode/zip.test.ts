@@ -62,10 +62,17 @@ describe.skipIf(!HAVE_SHARED)(`export ZIP fixture${NEEDS_SHARED}`, () => {
       'subagents/33333333-3333-4333-8333-333333333333/session.jsonl',
     ]);
     expect(decode(members[0]!.bytes)).toMatch(/^\{"type":"session","version":0,"id":"11111111-1111-4111-8111-111111111111"/);
-    expect(members[1]!.bytes).toEqual(readBytes(join(UPSTREAM_DIR, 'examples__acp-agent__tests__snapshots__advanced-toolchain__session.1.jsonl')));
-    expect(members[2]!.bytes).toEqual(readBytes(join(UPSTREAM_DIR, 'examples__acp-agent__tests__snapshots__advanced-toolchain__session.2.jsonl')));
+    expect(members[1]!.bytes).toEqual(
+      readBytes(join(UPSTREAM_DIR, 'examples__acp-agent__tests__snapshots__advanced-toolchain__session.1.jsonl')),
+    );
+    expect(members[2]!.bytes).toEqual(
+      readBytes(join(UPSTREAM_DIR, 'examples__acp-agent__tests__snapshots__advanced-toolchain__session.2.jsonl')),
+    );
     for (const member of members.slice(1)) {
-      expect(JSON.parse(decode(member.bytes).split('\n')[0]!)).toMatchObject({ parentSession: '11111111-1111-4111-8111-111111111111', origin: 'subagent' });
+      expect(JSON.parse(decode(member.bytes).split('\n')[0]!)).toMatchObject({
+        parentSession: '11111111-1111-4111-8111-111111111111',
+        origin: 'subagent',
+      });
     }
   });
 });
@@ -101,7 +108,15 @@ describe('readExportZip', () => {
   });
 
   it('refuses unsafe member names, naming each, and keeps the safe members', () => {
-    const unsafe = ['/abs/session.jsonl', '../session.jsonl', 'subagents/../../x.jsonl', 'subagents\\a\\session.jsonl', 'nul\0.jsonl', 'C:/x.jsonl', '/etc/passwd'];
+    const unsafe = [
+      '/abs/session.jsonl',
+      '../session.jsonl',
+      'subagents/../../x.jsonl',
+      'subagents\\a\\session.jsonl',
+      'nul\0.jsonl',
+      'C:/x.jsonl',
+      '/etc/passwd',
+    ];
     const zip = zipSync({
       'session.jsonl': encode(header('root')),
       ...Object.fromEntries(unsafe.map((name) => [name, encode(header('evil'))])),
@@ -183,7 +198,9 @@ describe('readExportZip', () => {
     const larger = readExportZip(patchCentral(zip, 'session.jsonl', 'originalSize', text.length + 100));
     expect(larger.members).toEqual([]);
     expect(larger.findings[0]).toMatchObject({ rule: 'zip/corrupt-member', path: 'session.jsonl' });
-    expect(larger.findings[0]!.message).toContain(`inflated to ${text.length} bytes but the central directory declares ${text.length + 100}`);
+    expect(larger.findings[0]!.message).toContain(
+      `inflated to ${text.length} bytes but the central directory declares ${text.length + 100}`,
+    );
 
     // A smaller declared size caps what fflate writes; the CRC-32 exposes the truncation.
     const smaller = readExportZip(patchCentral(zip, 'session.jsonl', 'originalSize', 10));
@@ -221,7 +238,11 @@ describe('readExportZip', () => {
     expect(members.map((m) => m.path)).toEqual(['session.jsonl']);
     expect(decode(members[0]!.bytes)).toBe(root);
     expect(findings).toContainEqual(
-      expect.objectContaining({ rule: 'zip/corrupt-member', path: 'subagents/c/session.jsonl', message: expect.stringContaining('CRC-32') }),
+      expect.objectContaining({
+        rule: 'zip/corrupt-member',
+        path: 'subagents/c/session.jsonl',
+        message: expect.stringContaining('CRC-32'),
+      }),
     );
   });
 
@@ -229,7 +250,9 @@ describe('readExportZip', () => {
     const { members, findings } = readExportZip(zipSync({ 'subagents/a/session.jsonl': encode(header('a')) }));
     expect(members.map((member) => member.path)).toEqual(['subagents/a/session.jsonl']);
     expect(findings).toEqual([{ severity: 'error', rule: 'zip/no-session', message: 'ZIP has no session.jsonl', path: null }]);
-    expect(readExportZip(zipSync({})).findings).toEqual([{ severity: 'error', rule: 'zip/no-session', message: 'ZIP has no session.jsonl', path: null }]);
+    expect(readExportZip(zipSync({})).findings).toEqual([
+      { severity: 'error', rule: 'zip/no-session', message: 'ZIP has no session.jsonl', path: null },
+    ]);
   });
 
   it('reports a refused root session as unusable', () => {
@@ -247,7 +270,12 @@ describe('readExportZip', () => {
     expect(members.map((member) => decode(member.bytes))).toEqual([header('first')]);
     expect(findings).toEqual([expect.objectContaining({ rule: 'zip/duplicate', path: 'session.jsonl' })]);
 
-    const lzma = patchCentral(zipSync({ 'session.jsonl': encode(header('r')), 'subagents/a/session.jsonl': encode(header('a')) }), 'subagents/a/session.jsonl', 'method', 14);
+    const lzma = patchCentral(
+      zipSync({ 'session.jsonl': encode(header('r')), 'subagents/a/session.jsonl': encode(header('a')) }),
+      'subagents/a/session.jsonl',
+      'method',
+      14,
+    );
     const result = readExportZip(lzma);
     expect(result.members.map((member) => member.path)).toEqual(['session.jsonl']);
     expect(result.findings).toEqual([expect.objectContaining({ rule: 'zip/unsupported-compression', path: 'subagents/a/session.jsonl' })]);

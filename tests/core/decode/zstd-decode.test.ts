@@ -19,7 +19,8 @@ import { NEEDS_SHARED, HAVE_SHARED, PACKAGED_DIR, UPSTREAM_DIR, VECTORS_DIR, rea
 const utf8 = new TextDecoder();
 const text = (parts: readonly Uint8Array[]): string => utf8.decode(concatBytes(parts));
 /** Byte equality without vitest's element-by-element deep equal (slow on large arrays). */
-const same = (actual: Uint8Array, expected: Uint8Array): boolean => Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).equals(expected);
+const same = (actual: Uint8Array, expected: Uint8Array): boolean =>
+  Buffer.from(actual.buffer, actual.byteOffset, actual.byteLength).equals(expected);
 
 const HEADER = '{"type":"session","version":0,"id":"decode","createdAt":0,"delegationDepth":0}\n';
 const BATCHES = [
@@ -56,7 +57,11 @@ describe('zstd frame decoding', () => {
     const { bytes, start } = corruptChecksum(await zstdFrames([HEADER, ...BATCHES]), 2);
     expect(utf8.decode(fzstdDecompress(bytes))).toBe(HEADER + BATCHES.join(''));
     const result = await decodeZstdLog(bytes);
-    expect(result.error).toEqual({ kind: 'frame', message: `corrupt Zstandard session log: frame at byte ${start} failed validation`, byte: start });
+    expect(result.error).toEqual({
+      kind: 'frame',
+      message: `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+      byte: start,
+    });
   });
 
   it('a checksum mismatch in a middle frame fails validation with that frame start, keeping the frames before it', async () => {
@@ -65,9 +70,18 @@ describe('zstd frame decoding', () => {
       const result = await decodeZstdLog(bytes);
       expect(result.frames.map((frame) => utf8.decode(frame))).toEqual([HEADER, BATCHES[0]]);
       expect(result.torn).toBeNull();
-      expect(result.error).toEqual({ kind: 'frame', message: `corrupt Zstandard session log: frame at byte ${start} failed validation`, byte: start });
+      expect(result.error).toEqual({
+        kind: 'frame',
+        message: `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+        byte: start,
+      });
       expect(checkZstdFrames(result)).toEqual([
-        { severity: 'error', rule: 'zstd/frame-validation', message: `corrupt Zstandard session log: frame at byte ${start} failed validation`, byte: start },
+        {
+          severity: 'error',
+          rule: 'zstd/frame-validation',
+          message: `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+          byte: start,
+        },
       ]);
     }
   });
@@ -99,7 +113,22 @@ describe('zstd frame decoding', () => {
     const b = new Uint8Array(1000).fill(0x62);
     const ha = 3000 << 3;
     const hb = (1000 << 3) | 1;
-    const body = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x28, ha & 0xff, (ha >> 8) & 0xff, ha >> 16, ...a, hb & 0xff, (hb >> 8) & 0xff, hb >> 16, ...b]);
+    const body = Uint8Array.from([
+      0x28,
+      0xb5,
+      0x2f,
+      0xfd,
+      0x04,
+      0x28,
+      ha & 0xff,
+      (ha >> 8) & 0xff,
+      ha >> 16,
+      ...a,
+      hb & 0xff,
+      (hb >> 8) & 0xff,
+      hb >> 16,
+      ...b,
+    ]);
     const sum = zstdContentChecksum(concatBytes([a, b]));
     const frame = concatBytes([body, Uint8Array.from([sum & 0xff, (sum >>> 8) & 0xff, (sum >>> 16) & 0xff, sum >>> 24])]);
     expect(decodeZstdFrame(frame, 0)).toEqual(concatBytes([a, b]));
@@ -158,9 +187,23 @@ describe('torn final frame', () => {
     const garbage = (20 << 3) | (2 << 1);
     const raw = (1000 << 3) | 1;
     const torn = Uint8Array.from([
-      0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0xd0, 0x07, 0x00, 0x00,
-      garbage & 0xff, (garbage >> 8) & 0xff, garbage >> 16, ...new Uint8Array(20).fill(0xff),
-      raw & 0xff, (raw >> 8) & 0xff, raw >> 16, ...new Uint8Array(10).fill(0x78),
+      0x28,
+      0xb5,
+      0x2f,
+      0xfd,
+      0xa0,
+      0xd0,
+      0x07,
+      0x00,
+      0x00,
+      garbage & 0xff,
+      (garbage >> 8) & 0xff,
+      garbage >> 16,
+      ...new Uint8Array(20).fill(0xff),
+      raw & 0xff,
+      (raw >> 8) & 0xff,
+      raw >> 16,
+      ...new Uint8Array(10).fill(0x78),
     ]);
     expect(walkZstdFrames(torn)).toEqual({ frames: [], tornStart: 0 });
     expect(decodeTornZstdFrame(torn)).toEqual(new Uint8Array(0));
@@ -221,7 +264,10 @@ describe('checkZstdFrames (§7.2 frame rules)', () => {
     const bad = concatBytes([file, Uint8Array.from([1, 2, 3, 4, 5])]);
     expect(checkZstdFrames(await decodeZstdLog(bad)).map((finding) => finding.rule)).toEqual(['zstd/structure', 'zstd/header-frame']);
     const { bytes } = corruptChecksum(file, 1);
-    expect(checkZstdFrames(await decodeZstdLog(bytes)).map((finding) => finding.rule)).toEqual(['zstd/header-frame', 'zstd/frame-validation']);
+    expect(checkZstdFrames(await decodeZstdLog(bytes)).map((finding) => finding.rule)).toEqual([
+      'zstd/header-frame',
+      'zstd/frame-validation',
+    ]);
     const first = corruptChecksum(file, 0);
     expect(checkZstdFrames(await decodeZstdLog(first.bytes)).map((finding) => finding.rule)).toEqual(['zstd/frame-validation']);
   });
@@ -267,7 +313,11 @@ describe('ZstdFrameStream', () => {
     expect(stream.error).toBeInstanceOf(ZstdFrameError);
     expect(stream.error?.byte).toBe(start);
     expect(() => stream.end()).toThrow(`frame at byte ${start} failed validation`);
-    expect(zstdErrorInfo(stream.error!)).toEqual({ kind: 'frame', message: `corrupt Zstandard session log: frame at byte ${start} failed validation`, byte: start });
+    expect(zstdErrorInfo(stream.error!)).toEqual({
+      kind: 'frame',
+      message: `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+      byte: start,
+    });
   });
 });
 
@@ -283,7 +333,9 @@ describe.skipIf(!HAVE_SHARED)(`spec vector multi-frame.jsonl.zstd${NEEDS_SHARED}
     // The claim "same content" holds for every event line; the header names its own vector.
     expect(decoded).not.toBe(reference);
     expect(decoded).toBe(reference.replace('"id":"vector-compaction-turn"', '"id":"vector-multi-frame"'));
-    expect(utf8.decode(result.frames[0])).toBe('{"type":"session","version":0,"id":"vector-multi-frame","createdAt":0,"delegationDepth":0}\n');
+    expect(utf8.decode(result.frames[0])).toBe(
+      '{"type":"session","version":0,"id":"vector-multi-frame","createdAt":0,"delegationDepth":0}\n',
+    );
   });
 });
 
@@ -326,6 +378,10 @@ describe.skipIf(!HAVE_SHARED)(`packaged .zstd fixtures${NEEDS_SHARED}`, () => {
     const { bytes, start } = corruptChecksum(file, 5);
     const result = await decodeZstdLog(bytes);
     expect(result.frames).toHaveLength(5);
-    expect(result.error).toEqual({ kind: 'frame', message: `corrupt Zstandard session log: frame at byte ${start} failed validation`, byte: start });
+    expect(result.error).toEqual({
+      kind: 'frame',
+      message: `corrupt Zstandard session log: frame at byte ${start} failed validation`,
+      byte: start,
+    });
   });
 });

@@ -5,7 +5,12 @@ import { walkZstdFrames } from '../../../src/core/decode/zstd';
 import { decodeZstdLog } from '../../support/zstd-log';
 import { zstdFrame, zstdFrames } from '../../support/zstd-frames';
 
-const texts = ['{"type":"session","version":0,"id":"h","createdAt":0,"delegationDepth":0}\n', '', 'ünïcødé ✓\n', 'x'.repeat(200_000) + '\n'];
+const texts = [
+  '{"type":"session","version":0,"id":"h","createdAt":0,"delegationDepth":0}\n',
+  '',
+  'ünïcødé ✓\n',
+  'x'.repeat(200_000) + '\n',
+];
 
 describe.each(['compressed', 'raw'] as const)('zstdFrames helper (%s)', (mode) => {
   it('writes one independent, checksummed frame per text', async () => {

@@ -125,9 +125,20 @@ describe('zstd structural walk edge cases', () => {
     const rle = (100 << 3) | (1 << 1);
     const raw = (100 << 3) | 1;
     const frame = Uint8Array.from([
-      0x28, 0xb5, 0x2f, 0xfd, 0x20, 200,
-      rle & 0xff, (rle >> 8) & 0xff, rle >> 16, 0x61,
-      raw & 0xff, (raw >> 8) & 0xff, raw >> 16, ...new Uint8Array(100).fill(0x62),
+      0x28,
+      0xb5,
+      0x2f,
+      0xfd,
+      0x20,
+      200,
+      rle & 0xff,
+      (rle >> 8) & 0xff,
+      rle >> 16,
+      0x61,
+      raw & 0xff,
+      (raw >> 8) & 0xff,
+      raw >> 16,
+      ...new Uint8Array(100).fill(0x62),
     ]);
     expect(walkZstdFrames(frame)).toEqual({ frames: [{ start: 0, end: frame.length }], tornStart: null });
     expect(walkZstdFrames(frame.subarray(0, 9))).toEqual({ frames: [], tornStart: 0 });

@@ -130,9 +130,12 @@ function replaceHeavyLog(seed: number, count: number, allowErrors: boolean): unk
     if (allowErrors && seq >= errorAt) {
       // One refused replace late in the log, by a rule the seed picks.
       const kind = seed % 4;
-      if (kind === 0) start = seq + 1000; // R1: start not on the surface
-      else if (kind === 1) end = seq + 5; // R2: end not on the surface
-      else if (kind === 2) [start, end] = [nodes[1]!, nodes[0]!]; // R3
+      if (kind === 0)
+        start = seq + 1000; // R1: start not on the surface
+      else if (kind === 1)
+        end = seq + 5; // R2: end not on the surface
+      else if (kind === 2)
+        [start, end] = [nodes[1]!, nodes[0]!]; // R3
       else sources = sources.slice(1); // P6: a shadowed node not cited
       startIdx = -1;
       endIdx = -1;
@@ -159,9 +162,9 @@ describe('replace-heavy logs', () => {
       const stepwise = foldStepwise(events);
       expect(stepwise.nodes).toEqual(reference.nodes);
       expect(stepwise.replacements).toEqual(reference.replacements);
-      expect(stepwise.error === null ? null : { index: stepwise.error.index, seq: stepwise.error.seq, message: stepwise.error.message }).toEqual(
-        reference.error,
-      );
+      expect(
+        stepwise.error === null ? null : { index: stepwise.error.index, seq: stepwise.error.seq, message: stepwise.error.message },
+      ).toEqual(reference.error);
       expect(reference.replacements.length).toBeGreaterThan(500);
       const text = [HEADER, ...events].map((e) => JSON.stringify(e)).join('\n') + '\n';
       const result = await openBytes(new TextEncoder().encode(text), { name: `replace-heavy-${seed}.jsonl` });

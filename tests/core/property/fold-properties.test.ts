@@ -170,7 +170,10 @@ describe('aligned views', () => {
           expect(tt.transcriptOf(row.model, k)).toEqual({ total: row.transcript.length, seqs: row.transcript });
           const start = rng.int(0, row.transcript.length);
           const count = rng.int(0, 5);
-          expect(tt.transcriptOf(row.model, k, start, count)).toEqual({ total: row.transcript.length, seqs: row.transcript.slice(start, start + count) });
+          expect(tt.transcriptOf(row.model, k, start, count)).toEqual({
+            total: row.transcript.length,
+            seqs: row.transcript.slice(start, start + count),
+          });
           if (tt.replacementOfSeq(row.model) >= 0) replacementRows += 1;
         }
         // Not on the surface at k: shadowed, not applied yet, or log-only.

@@ -12,15 +12,7 @@ import { openBytes } from '../../../src/core/analyze/open';
 import type { GenOptions } from '../../../src/core/gen/generate';
 import { VIOLATION_KINDS, generateText } from '../../../src/core/gen/generate';
 import { naiveDecode } from '../../support/naive-decode';
-import {
-  HAS_SHARED,
-  PACKAGED_FIXTURES,
-  SHARED_NOTE,
-  SPEC_VECTORS,
-  UPSTREAM_FIXTURES,
-  listFiles,
-  readBytes,
-} from '../../support/shared';
+import { HAS_SHARED, PACKAGED_FIXTURES, SHARED_NOTE, SPEC_VECTORS, UPSTREAM_FIXTURES, listFiles, readBytes } from '../../support/shared';
 import { runQa } from './adapter';
 
 const OWN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
@@ -58,7 +50,15 @@ describe('generated logs', () => {
   }
 
   it('exercise every replacement form the rules look at', () => {
-    const { events } = naiveDecode(generateText({ seed: 6, events: 20_000, pruneThreshold: 500, longToolResultRate: 0.3, compaction: { thresholdTokens: 1500, manualRate: 0.3 } }));
+    const { events } = naiveDecode(
+      generateText({
+        seed: 6,
+        events: 20_000,
+        pruneThreshold: 500,
+        longToolResultRate: 0.3,
+        compaction: { thresholdTokens: 1500, manualRate: 0.3 },
+      }),
+    );
     const run = runQa(events);
     const types = new Set(run.replaceIndices.map((i) => (events[i] as { type: string }).type));
     expect(types).toEqual(new Set(['user/message', 'tool/result']));

@@ -77,7 +77,14 @@ export const LONG_RESULT = 'line of tool output that is long enough to be pruned
  * A clean session with a tool call, a prune and a summarizing compaction that covers the whole
  * first turn (both sides of the tool pair), then more conversation.
  */
-export function cleanSession(): { script: SessionScript; prompt: number; callMessage: number; result: number; checkpoint: number; copy: number } {
+export function cleanSession(): {
+  script: SessionScript;
+  prompt: number;
+  callMessage: number;
+  result: number;
+  checkpoint: number;
+  copy: number;
+} {
   const s = new SessionScript('qa-clean');
   const prompt = s.userTurn('Read the notes and tell me what they say.');
   const first = s.assistant('Reading the notes.', [{ name: 'read_file', args: { path: 'notes.md' }, result: LONG_RESULT }]);

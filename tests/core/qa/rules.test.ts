@@ -97,7 +97,9 @@ describe(QA_RULES.checkpointSources, () => {
     const found = byRule(qa(events), rule);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ severity: 'error', seq: cp });
-    expect(found[0]?.message).toMatch(new RegExp(`^compaction checkpoint at seq ${cp} \\(compactionId "compaction-\\d+", sourceEventSeqs \\[`));
+    expect(found[0]?.message).toMatch(
+      new RegExp(`^compaction checkpoint at seq ${cp} \\(compactionId "compaction-\\d+", sourceEventSeqs \\[`),
+    );
     expect(found[0]?.message).toContain(`its compaction/start (seq ${cp - 2}) is not cited`);
     expect(found[0]?.message).not.toContain('compaction/summary');
   });
@@ -120,9 +122,7 @@ describe(QA_RULES.checkpointSources, () => {
     (events[cp] as Ev).data.source.compactionId = 'elsewhere';
     const found = byRule(qa(events), rule);
     expect(found).toHaveLength(1);
-    expect(found[0]?.message).toContain(
-      '(compactionId "elsewhere", sourceEventSeqs [',
-    );
+    expect(found[0]?.message).toContain('(compactionId "elsewhere", sourceEventSeqs [');
     expect(found[0]?.message).toContain(
       'no compaction/start with its compactionId precedes it; no compaction/summary with its compactionId precedes it',
     );
@@ -135,9 +135,28 @@ describe(QA_RULES.checkpointSources, () => {
   it('ignores user/message replacements that are not compaction checkpoints', () => {
     // A plain replace (surface.md E2) has no compact source: not a checkpoint.
     const events: Ev[] = [
-      { type: 'user/message', seq: 0, time: 0, data: { id: 'a', role: 'user', content: [{ type: 'text', text: 'a' }], source: { kind: 'user' } }, surfaceOp: 'append' },
-      { type: 'user/message', seq: 1, time: 0, data: { id: 'b', role: 'user', content: [{ type: 'text', text: 'b' }], source: { kind: 'user' } }, surfaceOp: 'append' },
-      { type: 'user/message', seq: 2, time: 0, data: { id: 'c', role: 'user', content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'notes' } }, sourceEventSeqs: [0, 1], surfaceOp: { op: 'replace', start: 0, end: 1 } },
+      {
+        type: 'user/message',
+        seq: 0,
+        time: 0,
+        data: { id: 'a', role: 'user', content: [{ type: 'text', text: 'a' }], source: { kind: 'user' } },
+        surfaceOp: 'append',
+      },
+      {
+        type: 'user/message',
+        seq: 1,
+        time: 0,
+        data: { id: 'b', role: 'user', content: [{ type: 'text', text: 'b' }], source: { kind: 'user' } },
+        surfaceOp: 'append',
+      },
+      {
+        type: 'user/message',
+        seq: 2,
+        time: 0,
+        data: { id: 'c', role: 'user', content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'notes' } },
+        sourceEventSeqs: [0, 1],
+        surfaceOp: { op: 'replace', start: 0, end: 1 },
+      },
     ];
     expect(qa(events).diagnostics).toEqual([]);
   });
@@ -212,20 +231,63 @@ describe(QA_RULES.toolPairing, () => {
         type: 'assistant/message',
         seq: 1,
         time: 0,
-        data: { turn: 1, step: 1, message: { id: 'a', role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'run', arguments: '{}' }], source: { kind: 'model', provider: 'p', model: 'm' } } },
+        data: {
+          turn: 1,
+          step: 1,
+          message: {
+            id: 'a',
+            role: 'assistant',
+            content: [{ type: 'tool-call', id: 'c1', name: 'run', arguments: '{}' }],
+            source: { kind: 'model', provider: 'p', model: 'm' },
+          },
+        },
         sourceEventSeqs: [],
         surfaceOp: 'append',
       },
       { type: 'tool/call', seq: 2, time: 0, data: { turn: 1, step: 1, callId: 'c1', name: 'run', arguments: '{}' } },
       { type: 'compaction/start', seq: 3, time: 0, data: { compactionId: 'k', turn: 1 } },
-      { type: 'compaction/summary', seq: 4, time: 0, data: { compactionId: 'k', summary: [], shadowedRange: { start: 0, end: 1 }, shadowedSeqs: [0, 1], shadowedTokenCount: 1, provider: 'p', model: 'm' } },
-      { type: 'user/message', seq: 5, time: 0, data: { content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'k' }, role: 'user', id: 'cp' }, sourceEventSeqs: [3, 4, 0, 1], surfaceOp: { op: 'replace', start: 0, end: 1 } },
+      {
+        type: 'compaction/summary',
+        seq: 4,
+        time: 0,
+        data: {
+          compactionId: 'k',
+          summary: [],
+          shadowedRange: { start: 0, end: 1 },
+          shadowedSeqs: [0, 1],
+          shadowedTokenCount: 1,
+          provider: 'p',
+          model: 'm',
+        },
+      },
+      {
+        type: 'user/message',
+        seq: 5,
+        time: 0,
+        data: {
+          content: [{ type: 'text', text: 's' }],
+          source: { kind: 'plugin', plugin: 'compact', compactionId: 'k' },
+          role: 'user',
+          id: 'cp',
+        },
+        sourceEventSeqs: [3, 4, 0, 1],
+        surfaceOp: { op: 'replace', start: 0, end: 1 },
+      },
       { type: 'compaction/end', seq: 6, time: 0, data: { compactionId: 'k', turn: 1 } },
       {
         type: 'tool/result',
         seq: 7,
         time: 0,
-        data: { turn: 1, step: 1, message: { id: 'r', role: 'user', content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }], source: { kind: 'tool', callId: 'c1' } } },
+        data: {
+          turn: 1,
+          step: 1,
+          message: {
+            id: 'r',
+            role: 'user',
+            content: [{ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: 'ok' }] }],
+            source: { kind: 'tool', callId: 'c1' },
+          },
+        },
         sourceEventSeqs: [2],
         surfaceOp: 'append',
       },
@@ -255,7 +317,14 @@ describe(QA_RULES.toolPairing, () => {
     const trimmed = events.slice(0, events.length - 3);
     const s2: Ev[] = [
       ...trimmed,
-      { type: 'user/message', seq: trimmed.length, time: 0, data: { id: 'cp', role: 'user', content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'notes' } }, sourceEventSeqs: [prompt, call.message], surfaceOp: { op: 'replace', start: prompt, end: call.message } },
+      {
+        type: 'user/message',
+        seq: trimmed.length,
+        time: 0,
+        data: { id: 'cp', role: 'user', content: [{ type: 'text', text: 's' }], source: { kind: 'plugin', plugin: 'notes' } },
+        sourceEventSeqs: [prompt, call.message],
+        surfaceOp: { op: 'replace', start: prompt, end: call.message },
+      },
     ];
     expect(byRule(qa(s2), rule)).toEqual([]);
   });
@@ -471,7 +540,12 @@ describe(QA_RULES.checkpointNotAdjacent, () => {
     const call = s.assistant('y', [{ name: 'r', args: {}, result: LONG_RESULT }]);
     const events = eventsOf(s);
     const r = call.results[0]!;
-    events.push({ type: 'compaction/prune', seq: events.length, time: 0, data: { shadowedRange: { start: r, end: r }, shadowedSeqs: [r], shadowedTokenCount: 1 } });
+    events.push({
+      type: 'compaction/prune',
+      seq: events.length,
+      time: 0,
+      data: { shadowedRange: { start: r, end: r }, shadowedSeqs: [r], shadowedTokenCount: 1 },
+    });
     const found = byRule(qa(events), rule);
     expect(found.map((d) => d.message)).toEqual([
       `compaction/prune at seq ${events.length - 1} is the last event: its tool/result replacement is missing`,
@@ -486,7 +560,9 @@ describe(QA_RULES.checkpointNotAdjacent, () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ severity: 'warning', seq: cp - 1 });
     expect(found[0]?.message).toMatch(
-      new RegExp(`^compaction/summary at seq ${cp - 1} \\(compactionId "compaction-\\d+"\\) has no checkpoint, yet its compaction/end at seq ${cp + 1} reports success$`),
+      new RegExp(
+        `^compaction/summary at seq ${cp - 1} \\(compactionId "compaction-\\d+"\\) has no checkpoint, yet its compaction/end at seq ${cp + 1} reports success$`,
+      ),
     );
   });
 
@@ -551,8 +627,26 @@ describe('context and streaming contract', () => {
     s.userTurn('Hi again.');
     const events = eventsOf(s);
     // A refused event (invalid surfaceOp), then a checkpoint-like replace that would be flagged.
-    events.push({ type: 'user/message', seq: events.length, time: 0, data: { id: 'u', role: 'user', content: [], source: { kind: 'user' } }, surfaceOp: 'Append' });
-    events.push({ type: 'user/message', seq: events.length, time: 0, data: { id: 'c', role: 'user', content: [{ type: 'text', text: 'x'.repeat(500) }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'none' } }, sourceEventSeqs: [prompt], surfaceOp: { op: 'replace', start: prompt, end: prompt } });
+    events.push({
+      type: 'user/message',
+      seq: events.length,
+      time: 0,
+      data: { id: 'u', role: 'user', content: [], source: { kind: 'user' } },
+      surfaceOp: 'Append',
+    });
+    events.push({
+      type: 'user/message',
+      seq: events.length,
+      time: 0,
+      data: {
+        id: 'c',
+        role: 'user',
+        content: [{ type: 'text', text: 'x'.repeat(500) }],
+        source: { kind: 'plugin', plugin: 'compact', compactionId: 'none' },
+      },
+      sourceEventSeqs: [prompt],
+      surfaceOp: { op: 'replace', start: prompt, end: prompt },
+    });
     const run = runQa(events);
     expect(run.foldError?.index).toBe(events.length - 2);
     expect(run.diagnostics).toEqual([]);

@@ -72,7 +72,10 @@ describe('size bounds', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(50);
-    const tricky = [{ type: 'text', text: STRINGS.join('') }, { type: 'tool-call', id: 'c', name: 'n', arguments: '{"a":"\\n"}' }];
+    const tricky = [
+      { type: 'text', text: STRINGS.join('') },
+      { type: 'tool-call', id: 'c', name: 'n', arguments: '{"a":"\\n"}' },
+    ];
     expect(contentBound(tricky)).toBeLessThanOrEqual(JSON.stringify({ content: tricky }).length);
   });
 });

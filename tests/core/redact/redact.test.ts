@@ -35,7 +35,8 @@ function foldOf(session: SessionAnalysis) {
  * The findings, but those that measure sizes: the prefix-cache findings compare token estimates
  * of messages whose lengths redaction changes (lengths may change; the fold may not).
  */
-const rulesOf = (session: SessionAnalysis) => session.diagnostics.filter((d) => !d.rule.startsWith('qa/cache-')).map((d) => `${d.rule}@${String(d.seq)}`);
+const rulesOf = (session: SessionAnalysis) =>
+  session.diagnostics.filter((d) => !d.rule.startsWith('qa/cache-')).map((d) => `${d.rule}@${String(d.seq)}`);
 
 describe('Redactor', () => {
   it('replaces every seeded kind, the same value by the same marker, and reports counts only', () => {
@@ -66,11 +67,27 @@ describe('Redactor', () => {
 
   it('leaves ordinary text, keys and structural fields alone', () => {
     const redactor = new Redactor();
-    expect(redactor.text('const x = 1; // see docs/ARCHITECTURE.md, sk-short, /home/')).toBe('const x = 1; // see docs/ARCHITECTURE.md, sk-short, /home/');
-    const event = { type: 'user/message', seq: 3, time: 5, 'dave@example.com': 'dave@example.com', data: { id: 'dave@example.com', text: 'dave@example.com' }, surfaceOp: 'append' };
+    expect(redactor.text('const x = 1; // see docs/ARCHITECTURE.md, sk-short, /home/')).toBe(
+      'const x = 1; // see docs/ARCHITECTURE.md, sk-short, /home/',
+    );
+    const event = {
+      type: 'user/message',
+      seq: 3,
+      time: 5,
+      'dave@example.com': 'dave@example.com',
+      data: { id: 'dave@example.com', text: 'dave@example.com' },
+      surfaceOp: 'append',
+    };
     const { value, changed } = redactRecord(event, redactor);
     expect(changed).toBe(true);
-    expect(value).toEqual({ type: 'user/message', seq: 3, time: 5, 'dave@example.com': '[REDACTED:email-1]', data: { id: 'dave@example.com', text: '[REDACTED:email-1]' }, surfaceOp: 'append' });
+    expect(value).toEqual({
+      type: 'user/message',
+      seq: 3,
+      time: 5,
+      'dave@example.com': '[REDACTED:email-1]',
+      data: { id: 'dave@example.com', text: '[REDACTED:email-1]' },
+      surfaceOp: 'append',
+    });
     expect(redactor.report().records).toBe(1);
   });
 
@@ -79,15 +96,31 @@ describe('Redactor', () => {
     const text = `${'a'.repeat(4089)} ${secret} ${'b'.repeat(5000)} ${secret} ${'c'.repeat(1009)}`;
     const head = Array.from(text).slice(0, 4096).join('');
     const tail = Array.from(text).slice(-1024).join('');
-    const block = (content: string) => ({ type: 'tool-result', toolCallId: 'c1', content: [{ type: 'text', text: content }], isError: false });
-    const data = (content: string) => ({ turn: 1, step: 1, message: { role: 'user', id: 'm1', source: { kind: 'tool', callId: 'c1' }, content: [block(content)] } });
+    const block = (content: string) => ({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      content: [{ type: 'text', text: content }],
+      isError: false,
+    });
+    const data = (content: string) => ({
+      turn: 1,
+      step: 1,
+      message: { role: 'user', id: 'm1', source: { kind: 'tool', callId: 'c1' }, content: [block(content)] },
+    });
     const original = { type: 'tool/result', seq: 5, time: 0, data: data(text), sourceEventSeqs: [4], surfaceOp: 'append' };
-    const copy = { type: 'tool/result', seq: 9, time: 0, data: data(head + PRUNE_MARKER + tail), sourceEventSeqs: [5], surfaceOp: { op: 'replace', start: 5, end: 5 } };
+    const copy = {
+      type: 'tool/result',
+      seq: 9,
+      time: 0,
+      data: data(head + PRUNE_MARKER + tail),
+      sourceEventSeqs: [5],
+      surfaceOp: { op: 'replace', start: 5, end: 5 },
+    };
     const redactor = new Redactor();
     const redOriginal = redactRecord(original, redactor).value as typeof original;
     const redCopy = redactRecord(copy, redactor, (seq) => (seq === 5 ? original : null)).value as typeof copy;
-    const cleanText = (redOriginal.data.message.content[0]?.content[0]?.text ?? '');
-    const copyText = (redCopy.data.message.content[0]?.content[0]?.text ?? '');
+    const cleanText = redOriginal.data.message.content[0]?.content[0]?.text ?? '';
+    const copyText = redCopy.data.message.content[0]?.content[0]?.text ?? '';
     expect(copyText).toBe(Array.from(cleanText).slice(0, 4096).join('') + PRUNE_MARKER + Array.from(cleanText).slice(-1024).join(''));
     // The head ended in the first six characters of the key: none of it is left.
     expect(head.endsWith('sk-pro')).toBe(true);
@@ -99,11 +132,16 @@ describe('Redactor', () => {
 
 describe('redacted logs fold as the originals', () => {
   it('the seeded fixture: no secret, path or address survives; nodes, replacements, first error and findings are the same', async () => {
-    const text = seedSecrets(generateText({ seed: 11, events: 1500, pruneThreshold: 1500, longToolResultRate: 0.3, compaction: { thresholdTokens: 3000 } }), 0);
+    const text = seedSecrets(
+      generateText({ seed: 11, events: 1500, pruneThreshold: 1500, longToolResultRate: 0.3, compaction: { thresholdTokens: 3000 } }),
+      0,
+    );
     for (const secret of SEEDED_SECRETS) expect(text).toContain(JSON.stringify(secret.text).slice(1, -1));
     const original = await open(text);
     expect(original.fold.replacements.length).toBeGreaterThanOrEqual(2);
-    const prunes = original.fold.replacements.filter((r) => (original.log.event(r.seq - original.baseSeq) as { type: string }).type === 'tool/result');
+    const prunes = original.fold.replacements.filter(
+      (r) => (original.log.event(r.seq - original.baseSeq) as { type: string }).type === 'tool/result',
+    );
     expect(prunes.length).toBeGreaterThan(0);
     const redactor = new Redactor();
     const redacted = exportLogText(original, { redactor });
@@ -146,7 +184,14 @@ describe('a log cut at step K', () => {
   for (const seed of [7, 8, 9]) {
     it(`seed ${seed}: folds as the first K events of the original, for K across the log (packed rows cut inside too)`, async () => {
       const rng = new Rng(seed);
-      const text = generateText({ seed, events: 800, deltaScale: 3, compaction: { thresholdTokens: 2500 }, pruneThreshold: 1500, longToolResultRate: 0.2 });
+      const text = generateText({
+        seed,
+        events: 800,
+        deltaScale: 3,
+        compaction: { thresholdTokens: 2500 },
+        pruneThreshold: 1500,
+        longToolResultRate: 0.2,
+      });
       const original = await open(text);
       const n = original.log.length;
       const steps = [0, 1, n, ...Array.from({ length: 12 }, () => rng.int(1, n - 1))];

@@ -5,7 +5,18 @@ import { Rng } from '../../../src/core/gen/rng';
 describe('fingerprint', () => {
   it('seed 76: the ends of an input give the same fingerprint as the whole of it, at every size around the edges', () => {
     const rng = new Rng('fingerprint-76');
-    const sizes = [0, 1, 100, FINGERPRINT_EDGE - 1, FINGERPRINT_EDGE, FINGERPRINT_EDGE + 1, 2 * FINGERPRINT_EDGE - 1, 2 * FINGERPRINT_EDGE, 2 * FINGERPRINT_EDGE + 1, 300_000];
+    const sizes = [
+      0,
+      1,
+      100,
+      FINGERPRINT_EDGE - 1,
+      FINGERPRINT_EDGE,
+      FINGERPRINT_EDGE + 1,
+      2 * FINGERPRINT_EDGE - 1,
+      2 * FINGERPRINT_EDGE,
+      2 * FINGERPRINT_EDGE + 1,
+      300_000,
+    ];
     for (const size of sizes) {
       const bytes = Uint8Array.from({ length: size }, () => rng.int(0, 255));
       const head = bytes.slice(0, FINGERPRINT_EDGE);

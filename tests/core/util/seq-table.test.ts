@@ -27,13 +27,13 @@ describe('SeqTable', () => {
           expect(table.delete(seq)).toBe(model.delete(seq));
         } else if (roll === 8 && known.length > 0) {
           // A present or deleted seq set again, or a new one below the last.
-          const seq = rng.chance(0.5) ? (known[rng.int(0, known.length - 1)]!) : next - rng.int(1, 3) + 0.5;
+          const seq = rng.chance(0.5) ? known[rng.int(0, known.length - 1)]! : next - rng.int(1, 3) + 0.5;
           table.set(seq, `w${op}`);
           model.set(seq, `w${op}`);
           known.push(seq);
         }
         expect(table.size).toBe(model.size);
-        const probe = known.length > 0 ? (known[rng.int(0, known.length - 1)]!) : 0;
+        const probe = known.length > 0 ? known[rng.int(0, known.length - 1)]! : 0;
         expect(table.get(probe)).toBe(model.get(probe));
         expect(table.has(probe)).toBe(model.has(probe));
         expect(table.get(next + 1)).toBeUndefined();

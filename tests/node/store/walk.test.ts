@@ -26,7 +26,10 @@ describe('resolveSessionRoot', () => {
     const env = { DSH_SESSION_ROOT: '/srv/rpc', DSH_HOME: '/opt/dsh' };
     expect(resolveSessionRoot('/x/y', { env, home: '/home/u' })).toEqual({ path: '/x/y', source: 'argument' });
     expect(resolveSessionRoot(undefined, { env, home: '/home/u' })).toEqual({ path: '/srv/rpc', source: 'DSH_SESSION_ROOT' });
-    expect(resolveSessionRoot(undefined, { env: { DSH_HOME: '/opt/dsh' }, home: '/home/u' })).toEqual({ path: '/opt/dsh/sessions', source: 'DSH_HOME' });
+    expect(resolveSessionRoot(undefined, { env: { DSH_HOME: '/opt/dsh' }, home: '/home/u' })).toEqual({
+      path: '/opt/dsh/sessions',
+      source: 'DSH_HOME',
+    });
     expect(resolveSessionRoot(undefined, { env: {}, home: '/home/u' })).toEqual({ path: '/home/u/.dsh/sessions', source: 'default' });
     // An empty variable is unset, as a shell's `DSH_HOME=` means.
     expect(resolveSessionRoot('', { env: { DSH_SESSION_ROOT: '', DSH_HOME: '' }, home: '/h' }).source).toBe('default');
@@ -48,7 +51,11 @@ describe('walkSessions', () => {
       ['_no-cwd/child/session.jsonl.zstd', 'store-session', 'zstd', '_no-cwd', 'child'],
     ]);
     expect(walk.skipped).toEqual([
-      { path: join(root, '--home-u-proj--/abc/notes.txt'), reason: 'session-artifact', message: expect.stringContaining('artifact of the session') as unknown },
+      {
+        path: join(root, '--home-u-proj--/abc/notes.txt'),
+        reason: 'session-artifact',
+        message: expect.stringContaining('artifact of the session') as unknown,
+      },
     ]);
     expect(walk.notes).toEqual([]);
     // A project directory and a session directory walk the same way, with the layout still known.
@@ -75,7 +82,13 @@ describe('walkSessions', () => {
       ['.trash', 'hidden'],
     ]);
     expect(walk.skipped[0]!.message).toContain('old flat layout');
-    expect(walk.notes).toEqual([{ path: root, rule: 'store/mixed-encoding', message: expect.stringContaining('both session.jsonl and session.jsonl.zstd') as unknown }]);
+    expect(walk.notes).toEqual([
+      {
+        path: root,
+        rule: 'store/mixed-encoding',
+        message: expect.stringContaining('both session.jsonl and session.jsonl.zstd') as unknown,
+      },
+    ]);
   });
 
   it('walks a plain folder by log suffix, takes ZIPs, names the rest, and keeps a named file whatever its name', async () => {

@@ -65,7 +65,13 @@ export async function buildCase(seed: number, id: number): Promise<FuzzCase> {
   if (rng.chance(0.25)) options.chunkBytes = rng.pick([1, 7, 64, 1000, 4096, 65536]) * (rng.chance(0.5) ? 1 : rng.int(1, 3));
   if (rng.chance(0.3)) options.checkpointEvery = rng.int(1, 64);
   let textBytes = 0;
-  const done = (w: { name: string; bytes: Uint8Array; expect: (path: string) => Expect; required: string[]; notes: string[] }): FuzzCase => {
+  const done = (w: {
+    name: string;
+    bytes: Uint8Array;
+    expect: (path: string) => Expect;
+    required: string[];
+    notes: string[];
+  }): FuzzCase => {
     // Small chunks exercise every chunk boundary, but each chunk costs a progress report and
     // an await: keep it to MAX_CHUNKS of them, so the time budget measures the decoder.
     if (options.chunkBytes !== undefined) {
@@ -89,10 +95,21 @@ export async function buildCase(seed: number, id: number): Promise<FuzzCase> {
   if (base.packed && (base.text === '' || rng.chance(0.3))) {
     const bytes = damageAsIs(base.packed.bytes, rng, notes);
     if (base.packed.kind === 'zip') {
-      return done(checkMagic({ name: base.name, bytes, expect: zipFixtureExpect(base.name, base.text, base.companions), required: [], notes: ['as-is'] }, 'zip'));
+      return done(
+        checkMagic(
+          { name: base.name, bytes, expect: zipFixtureExpect(base.name, base.text, base.companions), required: [], notes: ['as-is'] },
+          'zip',
+        ),
+      );
     }
     const expect: Expect = { kind: 'decode-zstd', bytes };
-    const wrapped = { name: base.name, bytes, expect: (path: string): Expect => (path === base.name ? expect : { kind: 'none' }), required: [base.name], notes: ['as-is'] };
+    const wrapped = {
+      name: base.name,
+      bytes,
+      expect: (path: string): Expect => (path === base.name ? expect : { kind: 'none' }),
+      required: [base.name],
+      notes: ['as-is'],
+    };
     return done(checkMagic(wrapped, 'zstd'));
   }
 

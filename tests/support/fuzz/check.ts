@@ -233,12 +233,20 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
     needles.push(raw.slice(at, at + rng.int(1, 8)));
   }
   for (const text of needles) {
-    searchNow(query.query, { session: 0, text, filter: filter(), fromRow: rng.chance(0.5) ? -1 : rng.int(0, length), direction: rng.chance(0.5) ? 1 : -1, step: rng.int(0, length) });
+    searchNow(query.query, {
+      session: 0,
+      text,
+      filter: filter(),
+      fromRow: rng.chance(0.5) ? -1 : rng.int(0, length),
+      direction: rng.chance(0.5) ? 1 : -1,
+      step: rng.int(0, length),
+    });
   }
 }
 
 function describe(error: unknown): { message: string; stack?: string } {
-  if (error instanceof Error) return error.stack ? { message: `${error.name}: ${error.message}`, stack: error.stack } : { message: error.message };
+  if (error instanceof Error)
+    return error.stack ? { message: `${error.name}: ${error.message}`, stack: error.stack } : { message: error.message };
   return { message: String(error) };
 }
 
@@ -264,13 +272,16 @@ async function compareStreamed(fuzzCase: FuzzCase, whole: LoadResult, rng: Rng):
   const bytes = fuzzCase.bytes;
   const max = rng.pick([7, 1000, 1 << 16]);
   async function* pieces(): AsyncGenerator<Uint8Array> {
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const size = rng.int(1, max);
       yield bytes.subarray(at, at + size);
       at += size;
     }
   }
-  const { result } = await openStream({ sizeHint: rng.chance(0.5) ? bytes.length : null, chunks: pieces() }, { name: fuzzCase.name, ...fuzzCase.options });
+  const { result } = await openStream(
+    { sizeHint: rng.chance(0.5) ? bytes.length : null, chunks: pieces() },
+    { name: fuzzCase.name, ...fuzzCase.options },
+  );
   same(loadShape(result), loadShape(whole), 'openStream vs openBytes');
 }
 
@@ -287,12 +298,14 @@ export async function runCase(fuzzCase: FuzzCase, budgetMs = DEFAULT_BUDGET_MS):
     return { replay: fuzzCase.replay, openMs: performance.now() - started, queryMs: 0, sessions: 0, compared: 0, failures };
   }
   const openMs = performance.now() - started;
-  if (openMs > budgetMs) failures.push({ kind: 'hang', session: null, message: `openBytes took ${openMs.toFixed(0)} ms (budget ${budgetMs} ms)` });
+  if (openMs > budgetMs)
+    failures.push({ kind: 'hang', session: null, message: `openBytes took ${openMs.toFixed(0)} ms (budget ${budgetMs} ms)` });
 
   const paths = result.sessions.map((s) => s.path);
   for (const path of fuzzCase.required) {
     // stream-json sessions are named `path#sessionId`.
-    if (!paths.some((p) => p === path || p.startsWith(`${path}#`))) failures.push({ kind: 'mismatch', session: path, message: 'expected session missing' });
+    if (!paths.some((p) => p === path || p.startsWith(`${path}#`)))
+      failures.push({ kind: 'mismatch', session: path, message: 'expected session missing' });
   }
 
   let compared = 0;
@@ -308,14 +321,22 @@ export async function runCase(fuzzCase: FuzzCase, budgetMs = DEFAULT_BUDGET_MS):
         compared += 1;
       }
     } catch (error) {
-      failures.push(error instanceof Mismatch ? { kind: 'mismatch', session: at, message: error.message } : { kind: 'crash', session: at, ...describe(error) });
+      failures.push(
+        error instanceof Mismatch
+          ? { kind: 'mismatch', session: at, message: error.message }
+          : { kind: 'crash', session: at, ...describe(error) },
+      );
       oracle = null;
     }
     try {
       checkConsistency(session);
       if (oracle) comparePrefixes(session, oracle.events, rng);
     } catch (error) {
-      failures.push(error instanceof Mismatch ? { kind: 'prefix', session: at, message: error.message } : { kind: 'crash', session: at, ...describe(error) });
+      failures.push(
+        error instanceof Mismatch
+          ? { kind: 'prefix', session: at, message: error.message }
+          : { kind: 'crash', session: at, ...describe(error) },
+      );
     }
     const queryStart = performance.now();
     try {
@@ -325,12 +346,17 @@ export async function runCase(fuzzCase: FuzzCase, budgetMs = DEFAULT_BUDGET_MS):
     }
     queryMs += performance.now() - queryStart;
   }
-  if (queryMs > budgetMs) failures.push({ kind: 'hang', session: null, message: `the query layer took ${queryMs.toFixed(0)} ms (budget ${budgetMs} ms)` });
+  if (queryMs > budgetMs)
+    failures.push({ kind: 'hang', session: null, message: `the query layer took ${queryMs.toFixed(0)} ms (budget ${budgetMs} ms)` });
   if (rng.chance(0.125)) {
     try {
       await compareStreamed(fuzzCase, result, rng);
     } catch (error) {
-      failures.push(error instanceof Mismatch ? { kind: 'mismatch', session: null, message: error.message } : { kind: 'crash', session: null, ...describe(error) });
+      failures.push(
+        error instanceof Mismatch
+          ? { kind: 'mismatch', session: null, message: error.message }
+          : { kind: 'crash', session: null, ...describe(error) },
+      );
     }
   }
   return { replay: fuzzCase.replay, openMs, queryMs, sessions: result.sessions.length, compared, failures };

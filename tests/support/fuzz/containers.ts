@@ -106,7 +106,7 @@ function frameCuts(doc: Uint8Array, rng: Rng): number[] {
     if (rng.chance(0.1) && cut - prev > 2) cut = rng.int(prev + 1, cut - 1); // a line crossing frames
     cuts.push(cut);
   }
-  if ((cuts[cuts.length - 1]!) < doc.length) cuts.push(doc.length);
+  if (cuts[cuts.length - 1]! < doc.length) cuts.push(doc.length);
   return cuts;
 }
 
@@ -172,7 +172,7 @@ export async function wrapZstd(doc: Uint8Array, rng: Rng): Promise<Wrapped> {
       case 'checksum': {
         bytes = bytes.slice();
         const at = start + frame.bytes.length - 1 - rng.int(0, 3);
-        bytes[at] = (bytes[at]!) ^ rng.int(1, 255);
+        bytes[at] = bytes[at]! ^ rng.int(1, 255);
         // Frames are verified one by one: everything before the damaged frame is kept.
         expect = { kind: 'exact', text: plainOf(frames.slice(0, k)), form: 'jsonl' };
         break;
@@ -194,7 +194,7 @@ export async function wrapZstd(doc: Uint8Array, rng: Rng): Promise<Wrapped> {
         const at: number[] = [];
         for (let i = 0; i < n; i++) {
           at.push(start + rng.int(0, frame.bytes.length - 1));
-          bytes[at[i]!] = (bytes[at[i]!]!) ^ (1 << rng.int(0, 7));
+          bytes[at[i]!] = bytes[at[i]!]! ^ (1 << rng.int(0, 7));
         }
         notes.push(`zstd: flipped bytes ${at.join(',')} (frame at ${start})`);
         // With checksums, damage inside complete frames is caught and what is kept is a prefix;
@@ -262,7 +262,7 @@ export function wrapGzip(doc: Uint8Array, rng: Rng): Wrapped {
     if (kind === 'flip') {
       for (let i = rng.int(1, 3); i > 0; i--) {
         const at = rng.int(0, bytes.length - 1);
-        bytes[at] = (bytes[at]!) ^ (1 << rng.int(0, 7));
+        bytes[at] = bytes[at]! ^ (1 << rng.int(0, 7));
       }
     } else if (kind === 'truncate') {
       bytes = bytes.slice(0, rng.int(2, bytes.length - 1));
@@ -317,7 +317,10 @@ export function wrapZip(doc: Uint8Array, companions: readonly { path: string; te
   if (rng.chance(0.15)) entries.push(['sessiom.jsonl', enc.encode(companions[0]?.text ?? '')]); // a decoy, same length as the root
   if (rng.chance(0.3)) {
     // Shuffle the archive order.
-    entries = entries.map((e) => [rng.next(), e] as const).sort((a, b) => a[0] - b[0]).map(([, e]) => e);
+    entries = entries
+      .map((e) => [rng.next(), e] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, e]) => e);
   }
   if (rng.chance(0.25)) {
     const i = rng.int(0, entries.length - 1);
@@ -339,7 +342,8 @@ export function wrapZip(doc: Uint8Array, companions: readonly { path: string; te
     const pairs: [number, number][] = [];
     for (let a = 0; a < names.length; a++) {
       for (let b = 0; b < names.length; b++) {
-        if (a !== b && (names[a] as string).length === (names[b] as string).length && (names[a] as string).endsWith('.jsonl')) pairs.push([a, b]);
+        if (a !== b && (names[a] as string).length === (names[b] as string).length && (names[a] as string).endsWith('.jsonl'))
+          pairs.push([a, b]);
       }
     }
     if (pairs.length > 0) {
@@ -368,7 +372,7 @@ export function wrapZip(doc: Uint8Array, companions: readonly { path: string; te
     } else {
       for (let i = kind === 'flip' ? rng.int(1, 2) : rng.int(3, 30); i > 0; i--) {
         const at = rng.int(0, bytes.length - 1);
-        bytes[at] = (bytes[at]!) ^ (1 << rng.int(0, 7));
+        bytes[at] = bytes[at]! ^ (1 << rng.int(0, 7));
       }
     }
     // CRC-32 and sizes are checked per member: a member that comes out is intact. Names may
@@ -405,7 +409,11 @@ function renameMember(bytes: Uint8Array, from: Uint8Array, to: Uint8Array): Uint
 }
 
 /** A packed ZIP fixture's members, for as-is damage (member path -> exact text). */
-export function zipFixtureExpect(name: string, root: string, companions: readonly { path: string; text: string }[]): (path: string) => Expect {
+export function zipFixtureExpect(
+  name: string,
+  root: string,
+  companions: readonly { path: string; text: string }[],
+): (path: string) => Expect {
   const map = new Map<string, Expect>();
   map.set(`${name}!session.jsonl`, { kind: 'exact', text: root, form: 'auto' });
   for (const c of companions) map.set(`${name}!${c.path}`, { kind: 'exact', text: c.text, form: 'auto' });

@@ -63,7 +63,10 @@ export function generatedBase(seed: number, slot: number): Base {
     const rng = new Rng(`fuzz-companions:${key}`);
     const n = rng.int(0, 2);
     for (let i = 0; i < n; i++) {
-      companions.push({ path: `subagents/c${i}/session.jsonl`, text: generateText({ seed: rng.int(1, 1_000_000), events: rng.int(60, 300) }) });
+      companions.push({
+        path: `subagents/c${i}/session.jsonl`,
+        text: generateText({ seed: rng.int(1, 1_000_000), events: rng.int(60, 300) }),
+      });
     }
     base = {
       label: `gen(seed ${opts.seed}, ${opts.events} events${opts.violation ? `, ${opts.violation}` : ''}${opts.openTail ? ', open tail' : ''})`,

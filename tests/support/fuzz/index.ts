@@ -19,13 +19,27 @@ export function parseReplay(id: string): { seed: number; id: number } {
 }
 
 /** Build and run one case; a failure to build is reported as a crash of the harness. */
-export async function fuzzOne(seed: number, id: number, budgetMs = DEFAULT_BUDGET_MS): Promise<{ fuzzCase: FuzzCase | null; outcome: Outcome }> {
+export async function fuzzOne(
+  seed: number,
+  id: number,
+  budgetMs = DEFAULT_BUDGET_MS,
+): Promise<{ fuzzCase: FuzzCase | null; outcome: Outcome }> {
   let fuzzCase: FuzzCase;
   try {
     fuzzCase = await buildCase(seed, id);
   } catch (error) {
     const message = error instanceof Error ? `case construction failed: ${error.stack ?? error.message}` : String(error);
-    return { fuzzCase: null, outcome: { replay: `${seed}:${id}`, openMs: 0, queryMs: 0, sessions: 0, compared: 0, failures: [{ kind: 'crash', session: null, message }] } };
+    return {
+      fuzzCase: null,
+      outcome: {
+        replay: `${seed}:${id}`,
+        openMs: 0,
+        queryMs: 0,
+        sessions: 0,
+        compared: 0,
+        failures: [{ kind: 'crash', session: null, message }],
+      },
+    };
   }
   return { fuzzCase, outcome: await runCase(fuzzCase, budgetMs) };
 }
@@ -48,7 +62,19 @@ export interface Tally {
 }
 
 export function emptyTally(): Tally {
-  return { cases: 0, sessions: 0, compared: 0, crashes: 0, hangs: 0, mismatches: 0, prefixMismatches: 0, failing: [], maxOpenMs: 0, slowest: null, totalOpenMs: 0 };
+  return {
+    cases: 0,
+    sessions: 0,
+    compared: 0,
+    crashes: 0,
+    hangs: 0,
+    mismatches: 0,
+    prefixMismatches: 0,
+    failing: [],
+    maxOpenMs: 0,
+    slowest: null,
+    totalOpenMs: 0,
+  };
 }
 
 const FIELD: Record<FailureKind, 'crashes' | 'hangs' | 'mismatches' | 'prefixMismatches'> = {

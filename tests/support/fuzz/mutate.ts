@@ -74,7 +74,7 @@ const flipBits: Mutator = {
     const at: number[] = [];
     for (let i = 0; i < n; i++) {
       const p = rng.int(0, out.length - 1);
-      out[p] = (out[p]!) ^ (1 << rng.int(0, 7));
+      out[p] = out[p]! ^ (1 << rng.int(0, 7));
       at.push(p);
     }
     return { bytes: out, note: `flip ${n} bit(s) at ${at.join(',')}` };
@@ -105,8 +105,7 @@ const truncate: Mutator = {
   apply(bytes, rng) {
     if (bytes.length === 0) return null;
     const mode = rng.int(0, 2);
-    const cut =
-      mode === 0 ? bytes.length - 1 : mode === 1 ? Math.max(0, bytes.length - rng.int(1, 400)) : rng.int(0, bytes.length - 1);
+    const cut = mode === 0 ? bytes.length - 1 : mode === 1 ? Math.max(0, bytes.length - rng.int(1, 400)) : rng.int(0, bytes.length - 1);
     return { bytes: bytes.slice(0, cut), note: `truncate to ${cut} of ${bytes.length} bytes` };
   },
 };
@@ -271,7 +270,10 @@ function garbageLine(rng: Rng, lines: readonly string[]): { bytes: Uint8Array; w
     case 14:
       return text(`\ufeff${lines[rng.int(0, Math.max(0, lines.length - 1))] ?? '{}'}`, 'a BOM-prefixed line');
     case 15:
-      return text('{"type":"text-chunks","seq0":0,"time0":0,"data":{"turn":1,"step":1,"index":0,"dt":[],"texts":["a"]}}', 'a one-member packed row');
+      return text(
+        '{"type":"text-chunks","seq0":0,"time0":0,"data":{"turn":1,"step":1,"index":0,"dt":[],"texts":["a"]}}',
+        'a one-member packed row',
+      );
     case 16:
       return text('{"type":"turn/end","seq":-1,"time":0,"data":{"turn":1,"reason":{"kind":"completed"}}}', 'a turn/end with seq -1');
     default:
@@ -621,86 +623,87 @@ function firstBlock(v: Obj): { message: Obj | null; content: unknown; block: Obj
   const data = isObj(v.data) ? v.data : null;
   const message = data && isObj(data.message) ? data.message : null;
   const content = message ? message.content : undefined;
-  const block = Array.isArray(content) && isObj(content[0]) ? (content[0]) : null;
+  const block = Array.isArray(content) && isObj(content[0]) ? content[0] : null;
   return { message, content, block };
 }
 
-const mutateToolResult = fieldMutator(
-  'field-tool-result',
-  8,
-  toolResults,
-  (v, rng) => {
-    const { message, content, block } = firstBlock(v);
-    const data = v.data as Obj | null | undefined;
-    const choice = rng.int(0, 15);
-    switch (choice) {
-      case 0:
-      case 1:
-        if (!block) return null;
-        block.content = rng.pick([[{ type: 'text', text: `pruned ${rng.alnum(6)}` }], 'text', null, [], block.content === undefined ? 1 : [block.content, block.content]]);
-        return 'content[0].content changed';
-      case 2:
-        if (!block) return null;
-        block.toolCallId = `call_${rng.alnum(8)}`;
-        return 'content[0].toolCallId changed';
-      case 3:
-        if (!block) return null;
-        block.isError = !block.isError;
-        return 'content[0].isError flipped';
-      case 4:
-        if (!block) return null;
-        block.type = rng.pick(['text', 'tool-result ', 'image', 7]);
-        return 'content[0].type changed';
-      case 5:
-        if (!block) return null;
-        block[rng.pick(['extra', 'meta', 'content '])] = rng.pick([1, null, 'x', {}]);
-        return 'content[0] gained a key';
-      case 6: {
-        if (!block) return null;
-        const keys = Object.keys(block);
-        if (keys.length === 0) return null;
-        const key = rng.pick(keys);
-        delete block[key];
-        return `content[0].${key} removed`;
-      }
-      case 7:
-        if (!Array.isArray(content)) return null;
-        content[0] = rng.pick([null, 'str', 3, []]);
-        return 'content[0] replaced by a non-object';
-      case 8:
-        if (!message) return null;
-        message.content = rng.pick([[], {}, null, 'x', [[]]]);
-        return 'message.content replaced';
-      case 9:
-        if (!isObj(data)) return null;
-        delete data.message;
-        return 'data.message removed';
-      case 10:
-        if (!isObj(data)) return null;
-        data.message = null;
-        return 'data.message = null';
-      case 11:
-        v.data = rng.pick([null, [], 'x']);
-        return 'data replaced by a non-object';
-      case 12:
-        if (!message) return null;
-        message.id = `m_${rng.alnum(5)}`;
-        return 'message.id changed';
-      case 13:
-        if (!isObj(data)) return null;
-        data.meta = { truncated: rng.chance(0.5), bytes: rng.int(0, 9999) };
-        return 'data.meta changed';
-      case 14:
-        if (!Array.isArray(content)) return null;
-        content.push({ type: 'text', text: 'more' });
-        return 'a second content block';
-      default:
-        if (!message) return null;
-        message.source = { kind: 'tool', callId: `c_${rng.alnum(4)}` };
-        return 'message.source changed';
+const mutateToolResult = fieldMutator('field-tool-result', 8, toolResults, (v, rng) => {
+  const { message, content, block } = firstBlock(v);
+  const data = v.data as Obj | null | undefined;
+  const choice = rng.int(0, 15);
+  switch (choice) {
+    case 0:
+    case 1:
+      if (!block) return null;
+      block.content = rng.pick([
+        [{ type: 'text', text: `pruned ${rng.alnum(6)}` }],
+        'text',
+        null,
+        [],
+        block.content === undefined ? 1 : [block.content, block.content],
+      ]);
+      return 'content[0].content changed';
+    case 2:
+      if (!block) return null;
+      block.toolCallId = `call_${rng.alnum(8)}`;
+      return 'content[0].toolCallId changed';
+    case 3:
+      if (!block) return null;
+      block.isError = !block.isError;
+      return 'content[0].isError flipped';
+    case 4:
+      if (!block) return null;
+      block.type = rng.pick(['text', 'tool-result ', 'image', 7]);
+      return 'content[0].type changed';
+    case 5:
+      if (!block) return null;
+      block[rng.pick(['extra', 'meta', 'content '])] = rng.pick([1, null, 'x', {}]);
+      return 'content[0] gained a key';
+    case 6: {
+      if (!block) return null;
+      const keys = Object.keys(block);
+      if (keys.length === 0) return null;
+      const key = rng.pick(keys);
+      delete block[key];
+      return `content[0].${key} removed`;
     }
-  },
-);
+    case 7:
+      if (!Array.isArray(content)) return null;
+      content[0] = rng.pick([null, 'str', 3, []]);
+      return 'content[0] replaced by a non-object';
+    case 8:
+      if (!message) return null;
+      message.content = rng.pick([[], {}, null, 'x', [[]]]);
+      return 'message.content replaced';
+    case 9:
+      if (!isObj(data)) return null;
+      delete data.message;
+      return 'data.message removed';
+    case 10:
+      if (!isObj(data)) return null;
+      data.message = null;
+      return 'data.message = null';
+    case 11:
+      v.data = rng.pick([null, [], 'x']);
+      return 'data replaced by a non-object';
+    case 12:
+      if (!message) return null;
+      message.id = `m_${rng.alnum(5)}`;
+      return 'message.id changed';
+    case 13:
+      if (!isObj(data)) return null;
+      data.meta = { truncated: rng.chance(0.5), bytes: rng.int(0, 9999) };
+      return 'data.meta changed';
+    case 14:
+      if (!Array.isArray(content)) return null;
+      content.push({ type: 'text', text: 'more' });
+      return 'a second content block';
+    default:
+      if (!message) return null;
+      message.source = { kind: 'tool', callId: `c_${rng.alnum(4)}` };
+      return 'message.source changed';
+  }
+});
 
 const mutatePacked = fieldMutator('field-packed-row', 6, containing('"seq0"'), (v, rng) => {
   const data = isObj(v.data) ? v.data : null;
@@ -955,8 +958,17 @@ const forgeCheckpoint: Mutator = {
       time: 0,
       data:
         type === 'user/message'
-          ? { id: `forged-${rng.alnum(6)}`, role: 'user', content: [{ type: 'text', text: 'summary' }], source: { kind: 'plugin', plugin: 'compact' } }
-          : { turn: 1, step: 1, message: { id: `forged-${rng.alnum(6)}`, role: 'assistant', content: [{ type: 'text', text: 'summary' }] } },
+          ? {
+              id: `forged-${rng.alnum(6)}`,
+              role: 'user',
+              content: [{ type: 'text', text: 'summary' }],
+              source: { kind: 'plugin', plugin: 'compact' },
+            }
+          : {
+              turn: 1,
+              step: 1,
+              message: { id: `forged-${rng.alnum(6)}`, role: 'assistant', content: [{ type: 'text', text: 'summary' }] },
+            },
       sourceEventSeqs: sources,
       surfaceOp: { op: 'replace', start: flaw === 'stale-start' ? Math.max(0, start - 1) : start, end },
     };
@@ -973,7 +985,7 @@ const forgeToolReplace: Mutator = {
   apply(bytes, rng) {
     const s = surfaceOf(bytes);
     if (!s || s.nodes.length === 0) return null;
-    const tools = s.nodes.filter((seq) => isObj(s.events[seq]) && (s.events[seq]).type === 'tool/result');
+    const tools = s.nodes.filter((seq) => isObj(s.events[seq]) && s.events[seq].type === 'tool/result');
     const flaw = rng.weighted<string>([
       ['none', 5],
       ['changes-meta', 1],
@@ -991,7 +1003,7 @@ const forgeToolReplace: Mutator = {
     copy.type = 'tool/result';
     copy.seq = s.next;
     const idx = s.nodes.indexOf(target);
-    const end = flaw === 'two-nodes' && idx + 1 < s.nodes.length ? (s.nodes[idx + 1]!) : target;
+    const end = flaw === 'two-nodes' && idx + 1 < s.nodes.length ? s.nodes[idx + 1]! : target;
     copy.surfaceOp = { op: 'replace', start: target, end };
     copy.sourceEventSeqs = flaw === 'no-sources' ? [] : end === target ? [target] : [target, end];
     const { block } = firstBlock(copy);

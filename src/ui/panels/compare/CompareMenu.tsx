@@ -42,7 +42,13 @@ export function CompareMenu() {
             />
           </label>
           <form onSubmit={submit} className="cmp-url">
-            <input aria-label="URL of the log to compare with" placeholder="https://…/session.jsonl" value={url} onChange={(e) => setUrl(e.target.value)} spellCheck={false} />
+            <input
+              aria-label="URL of the log to compare with"
+              placeholder="https://…/session.jsonl"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              spellCheck={false}
+            />
             <button type="submit">Open URL</button>
           </form>
           {sessions.length > 1 ? (

@@ -75,7 +75,8 @@ function Compared({ compare, other }: { compare: CompareState; other: number }) 
       </p>
       <p className="hint cmp-steps">
         Stepping both together: this log at step {formatCount(step)}, {compare.label} at step {formatCount(otherStep)}
-        {otherStep < step ? ' (its last)' : ''}. Requests: {formatCount(c.requests.a)} and {formatCount(c.requests.b)}, {formatCount(c.requests.same)} identical.
+        {otherStep < step ? ' (its last)' : ''}. Requests: {formatCount(c.requests.a)} and {formatCount(c.requests.b)},{' '}
+        {formatCount(c.requests.same)} identical.
       </p>
       <CompareLink />
       <CurvesOverlay other={other} step={step} otherStep={otherStep} commonPrefix={c.commonPrefix} />
@@ -129,16 +130,25 @@ function CurvesOverlay({ other, step, otherStep, commonPrefix }: { other: number
   const x = (k: number) => (k / Math.max(1, steps)) * CURVE_W;
   return (
     <figure className="cmp-curves">
-      <svg viewBox={`0 0 ${CURVE_W} ${CURVE_H}`} width="100%" height={CURVE_H} preserveAspectRatio="none" role="img" aria-label="The two context curves overlaid, with where they diverge and the cursor">
+      <svg
+        viewBox={`0 0 ${CURVE_W} ${CURVE_H}`}
+        width="100%"
+        height={CURVE_H}
+        preserveAspectRatio="none"
+        role="img"
+        aria-label="The two context curves overlaid, with where they diverge and the cursor"
+      >
         <rect className="cmp-common" x={0} y={0} width={x(commonPrefix)} height={CURVE_H} />
         <path className="cmp-curve-a" d={linePoints(a.data, steps, max)} vectorEffect="non-scaling-stroke" />
         <path className="cmp-curve-b" d={linePoints(b.data, steps, max)} vectorEffect="non-scaling-stroke" />
         <line className="cmp-cursor" x1={x(step)} x2={x(step)} y1={0} y2={CURVE_H} vectorEffect="non-scaling-stroke" />
-        {otherStep !== step ? <line className="cmp-cursor-b" x1={x(otherStep)} x2={x(otherStep)} y1={0} y2={CURVE_H} vectorEffect="non-scaling-stroke" /> : null}
+        {otherStep !== step ? (
+          <line className="cmp-cursor-b" x1={x(otherStep)} x2={x(otherStep)} y1={0} y2={CURVE_H} vectorEffect="non-scaling-stroke" />
+        ) : null}
       </svg>
       <figcaption className="hint">
-        <span className="lg cmp-lg-a">━ this log</span> <span className="lg cmp-lg-b">━ the other</span> <span className="lg cmp-lg-common">▒ common prefix</span> · bytes of the
-        derived messages per step, one scale for both
+        <span className="lg cmp-lg-a">━ this log</span> <span className="lg cmp-lg-b">━ the other</span>{' '}
+        <span className="lg cmp-lg-common">▒ common prefix</span> · bytes of the derived messages per step, one scale for both
       </figcaption>
     </figure>
   );
@@ -157,7 +167,8 @@ function MessageDiff({ other, step, otherStep, label }: { other: number; step: n
   return (
     <section className="cmp-diff" aria-label="Model views side by side">
       <h3 className="cmp-h">
-        Model views: {plural(v.a.messages, 'message')} and {plural(v.b.messages, 'message')}, {changed === 0 ? 'identical' : `${plural(changed, 'row')} differ`}
+        Model views: {plural(v.a.messages, 'message')} and {plural(v.b.messages, 'message')},{' '}
+        {changed === 0 ? 'identical' : `${plural(changed, 'row')} differ`}
         {v.clipped ? ' (the first 2,000 of each compared)' : ''}
       </h3>
       <table className="cmp-table">
@@ -176,7 +187,8 @@ function MessageDiff({ other, step, otherStep, label }: { other: number; step: n
                 <td key={side}>
                   {m ? (
                     <>
-                      <span className="mono cmp-seq">seq {m.seq}</span> <span className="cmp-role">{m.role}</span> <span className="cmp-text">{m.text}</span>
+                      <span className="mono cmp-seq">seq {m.seq}</span> <span className="cmp-role">{m.role}</span>{' '}
+                      <span className="cmp-text">{m.text}</span>
                     </>
                   ) : (
                     <span className="hint">—</span>

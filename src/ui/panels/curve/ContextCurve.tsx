@@ -25,7 +25,9 @@ export function describeStep(curve: CurveData, step: number): string {
   if (!b) return `step ${formatCount(step)}`;
   const exact = b.bytesMin === b.bytesMax;
   const bytes = exact ? formatBytes(b.bytesMax) : `${formatBytes(b.bytesMin)}–${formatBytes(b.bytesMax)}`;
-  const tokens = exact ? `~${formatCount(estimateTokens(b.bytesMax))}` : `~${formatCount(estimateTokens(b.bytesMin))}–${formatCount(estimateTokens(b.bytesMax))}`;
+  const tokens = exact
+    ? `~${formatCount(estimateTokens(b.bytesMax))}`
+    : `~${formatCount(estimateTokens(b.bytesMin))}–${formatCount(estimateTokens(b.bytesMax))}`;
   const where = b.from === b.to ? `step ${formatCount(step)}` : `steps ${formatCount(b.from)}–${formatCount(b.to)}`;
   return `${where}: ${bytes}, ${tokens} tokens, ${plural(b.messagesMax, 'message')}`;
 }
@@ -105,7 +107,8 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
     pause();
     goTo(Math.max(0, Math.min(curve.steps, target)));
   };
-  const stepFromEvent = (event: MouseEvent<HTMLElement>) => stepAt(plot, curve.steps, event.clientX - event.currentTarget.getBoundingClientRect().left);
+  const stepFromEvent = (event: MouseEvent<HTMLElement>) =>
+    stepAt(plot, curve.steps, event.clientX - event.currentTarget.getBoundingClientRect().left);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     // Relative moves start from the live cursor, which may be a frame ahead of `step`.
     const step = Math.min(store.getState().step, curve.steps);
@@ -158,8 +161,9 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         </div>
       ) : null}
       <p className="curve-legend hint">
-        <span className="mono">max {formatBytes(curve.bytesMax)}</span> · <span className="lg lg-line">━ bytes</span> <span className="lg lg-band">▒ range per pixel</span>{' '}
-        <span className="lg lg-messages">┄ messages</span> <span className="lg lg-replace">▼ replace</span>{' '}
+        <span className="mono">max {formatBytes(curve.bytesMax)}</span> · <span className="lg lg-line">━ bytes</span>{' '}
+        <span className="lg lg-band">▒ range per pixel</span> <span className="lg lg-messages">┄ messages</span>{' '}
+        <span className="lg lg-replace">▼ replace</span>{' '}
         {curve.requests && curve.requests.length > 0 ? (
           <>
             <span className="lg lg-reused">━ reused prefix (estimate)</span>{' '}
@@ -195,7 +199,12 @@ function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
       {(curve.requests ?? [])
         .filter((q) => q.brokenBy !== null)
         .map((q) => (
-          <g key={q.seq} className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`} data-step={q.step} data-seq={q.seq}>
+          <g
+            key={q.seq}
+            className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`}
+            data-step={q.step}
+            data-seq={q.seq}
+          >
             <title>{describeBreak(q)}</title>
             <text x={xOf(plot, curve.steps, q.step)} y={HEIGHT - plot.padBottom - 1}>
               ✂

@@ -100,7 +100,12 @@ export function PriceSettings({ models, onDone }: { models: readonly (string | n
           {rows.map((row, i) => (
             <tr key={i}>
               <td>
-                <input aria-label={`Model of row ${i + 1}`} value={row.model} onChange={(e) => update(i, 'model', e.target.value)} spellCheck={false} />
+                <input
+                  aria-label={`Model of row ${i + 1}`}
+                  value={row.model}
+                  onChange={(e) => update(i, 'model', e.target.value)}
+                  spellCheck={false}
+                />
               </td>
               {FIELDS.map(([f, label]) => (
                 <td key={f}>
@@ -114,7 +119,11 @@ export function PriceSettings({ models, onDone }: { models: readonly (string | n
                 </td>
               ))}
               <td>
-                <button type="button" aria-label={`Remove ${row.model || `row ${i + 1}`}`} onClick={() => setRows(rows.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  aria-label={`Remove ${row.model || `row ${i + 1}`}`}
+                  onClick={() => setRows(rows.filter((_, j) => j !== i))}
+                >
                   ✕
                 </button>
               </td>

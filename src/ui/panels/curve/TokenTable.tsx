@@ -59,8 +59,9 @@ export function TokenTable({ usage }: { usage: CurveUsage }) {
   return (
     <details className="tok">
       <summary>
-        Tokens per turn (recorded): {formatCount(usage.total.input)} in ({formatCount(usage.total.cacheRead)} cache reads), {formatCount(usage.total.output)} out over{' '}
-        {formatCount(usage.total.requests)} model requests{cost ? `, ${formatCost(cost.total)}` : ''}
+        Tokens per turn (recorded): {formatCount(usage.total.input)} in ({formatCount(usage.total.cacheRead)} cache reads),{' '}
+        {formatCount(usage.total.output)} out over {formatCount(usage.total.requests)} model requests
+        {cost ? `, ${formatCost(cost.total)}` : ''}
       </summary>
       <table className="tok-table">
         <thead>
@@ -73,14 +74,18 @@ export function TokenTable({ usage }: { usage: CurveUsage }) {
             <th scope="col">Reasoning</th>
             {cost ? <th scope="col">Cost</th> : null}
             <th scope="col">
-              <span className="lg tok-in-lg">■ input</span> <span className="lg tok-cache-lg">■ cached</span> <span className="lg tok-out-lg">■ output</span>
+              <span className="lg tok-in-lg">■ input</span> <span className="lg tok-cache-lg">■ cached</span>{' '}
+              <span className="lg tok-out-lg">■ output</span>
             </th>
           </tr>
         </thead>
         <tbody>
           {usage.turns.map((t, i) => (
             <tr key={String(t.turn)} data-turn={t.turn ?? ''}>
-              <th scope="row" title={t.steps.map((s) => `step ${s.step ?? '?'}: ${formatCount(s.input)} in, ${formatCount(s.output)} out`).join('\n')}>
+              <th
+                scope="row"
+                title={t.steps.map((s) => `step ${s.step ?? '?'}: ${formatCount(s.input)} in, ${formatCount(s.output)} out`).join('\n')}
+              >
                 {t.turn ?? '—'}
               </th>
               <Cells t={t} />

@@ -3,13 +3,7 @@
  * before the cursor), with buttons to jump to the previous and next note. Play works as usual.
  */
 import { useAppStore } from '../../../store/react';
-import {
-  selectActiveDemo,
-  selectDemoNoteIndex,
-  selectHasNextNote,
-  selectHasPreviousNote,
-  selectStep,
-} from '../../../store/selectors';
+import { selectActiveDemo, selectDemoNoteIndex, selectHasNextNote, selectHasPreviousNote, selectStep } from '../../../store/selectors';
 import { formatCount } from '../../format';
 
 export function NarrationBar() {

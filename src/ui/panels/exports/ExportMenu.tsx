@@ -5,7 +5,14 @@
  */
 import type { ExportKind } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectExportError, selectExportNote, selectExporting, selectIsReady, selectRedactExports, selectStep } from '../../../store/selectors';
+import {
+  selectExportError,
+  selectExportNote,
+  selectExporting,
+  selectIsReady,
+  selectRedactExports,
+  selectStep,
+} from '../../../store/selectors';
 import type { SessionExportFormat } from '../../../store/types';
 import { MenuButton } from '../../widgets/MenuButton';
 import { formatCount } from '../../format';
@@ -28,7 +35,11 @@ export function ExportMenu() {
     { id: 'report-markdown', label: 'Diagnostics and QA report (Markdown)', description: 'The same report, to read or paste.' },
   ];
   const toSend: { id: SessionExportFormat; label: string; description: string }[] = [
-    { id: 'html', label: `Self-contained HTML at ${at}`, description: 'The viewer and the session in one file; opens offline at this step.' },
+    {
+      id: 'html',
+      label: `Self-contained HTML at ${at}`,
+      description: 'The viewer and the session in one file; opens offline at this step.',
+    },
     { id: 'jsonl', label: `Log (cut at cursor, ${at})`, description: 'The header and the events up to the cursor: a minimal repro.' },
   ];
   return (
@@ -41,11 +52,17 @@ export function ExportMenu() {
         disabled={!ready}
         items={[
           ...items.map((item) => ({ ...item, disabled: exporting !== null, onSelect: () => void exportFile(item.id) })),
-          ...toSend.map((item) => ({ ...item, id: `send-${item.id}`, disabled: exporting !== null, onSelect: () => void exportSession(item.id) })),
+          ...toSend.map((item) => ({
+            ...item,
+            id: `send-${item.id}`,
+            disabled: exporting !== null,
+            onSelect: () => void exportSession(item.id),
+          })),
         ]}
         footer={
           <label className="export-redact">
-            <input type="checkbox" checked={redact} onChange={(event) => setRedact(event.currentTarget.checked)} /> Redact secrets, paths and e-mail addresses
+            <input type="checkbox" checked={redact} onChange={(event) => setRedact(event.currentTarget.checked)} /> Redact secrets, paths
+            and e-mail addresses
           </label>
         }
       />

@@ -28,7 +28,10 @@ export function LiveControl() {
       </button>
       {active ? (
         <span className="live-indicator" title="Following: new events appear as they are written">
-          <span className="live-dot" aria-hidden="true">●</span> Live
+          <span className="live-dot" aria-hidden="true">
+            ●
+          </span>{' '}
+          Live
           {live.lastAppendAt !== null ? <span className="muted"> · last change {time.format(live.lastAppendAt)}</span> : null}
         </span>
       ) : null}

@@ -41,8 +41,8 @@ function ClippedNotice({ detail }: { detail: EventDetail }) {
   return (
     <div className="inspector-clipped" role="note" aria-label="Clipped event">
       <span>
-        <b>clipped:</b> showing {formatCount(shown)} of {formatCount(total)} characters of this event&apos;s
-        raw line{clipped.eventClipped ? ', and its long strings are shortened in the tree below' : ''}. Save it to get all of it.
+        <b>clipped:</b> showing {formatCount(shown)} of {formatCount(total)} characters of this event&apos;s raw line
+        {clipped.eventClipped ? ', and its long strings are shortened in the tree below' : ''}. Save it to get all of it.
       </span>
       <button type="button" disabled={exporting !== null} onClick={() => void exportEvent(detail.seq)}>
         {exporting === 'event' ? 'Saving…' : '⤓ Save full event'}
@@ -92,7 +92,7 @@ function Detail({ detail }: { detail: EventDetail }) {
             <dd className="mono" title={timeKind === 'clock' ? formatIsoTime(envelope.time) : undefined}>
               {envelope.time}
               {timeKind === 'clock' && formatIsoTime(envelope.time) !== '' ? ` · ${formatIsoTime(envelope.time)}` : ''}
-              {timeKind === 'clock' ? '' : ' · not a clock time (this log\'s times are synthetic)'}
+              {timeKind === 'clock' ? '' : " · not a clock time (this log's times are synthetic)"}
             </dd>
           </div>
         ) : null}
@@ -150,8 +150,18 @@ export function Inspector() {
 
   let body;
   if (!ready) body = <EmptyState title="No log loaded" />;
-  else if (seq === null) body = <EmptyState title="Nothing selected" icon="◎">Select an event in the timeline or the surface.</EmptyState>;
-  else if (remote.error) body = <p className="panel-error">Could not read seq {seq}: {remote.error}</p>;
+  else if (seq === null)
+    body = (
+      <EmptyState title="Nothing selected" icon="◎">
+        Select an event in the timeline or the surface.
+      </EmptyState>
+    );
+  else if (remote.error)
+    body = (
+      <p className="panel-error">
+        Could not read seq {seq}: {remote.error}
+      </p>
+    );
   else if (!detail) body = <p className="muted pad">Loading seq {seq}…</p>;
   else body = <Detail detail={detail} />;
   return <Panel title="Inspector">{body}</Panel>;

@@ -32,8 +32,8 @@ export function PlaygroundStart() {
       <div className="start-card">
         <h2 className="start-label">Playground</h2>
         <p>
-          Build a session log by hand: append events from templates or compose replaces from the surface. Every candidate is checked by
-          the fold before it enters the log; a refusal shows the exact rule message and changes nothing.
+          Build a session log by hand: append events from templates or compose replaces from the surface. Every candidate is checked by the
+          fold before it enters the log; a refusal shows the exact rule message and changes nothing.
         </p>
         <PlaygroundStartButtons />
         {error ? <p className="sev-error">{error}</p> : null}

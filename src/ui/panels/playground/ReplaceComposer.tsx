@@ -12,14 +12,29 @@ function parseSeq(text: string): number | null {
   return /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null;
 }
 
-function SeqField({ label, value, onChange, selected }: { label: string; value: string; onChange: (v: string) => void; selected: number | null }) {
+function SeqField({
+  label,
+  value,
+  onChange,
+  selected,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  selected: number | null;
+}) {
   return (
     <div className="pg-seq">
       <label>
         <span>{label}</span>
         <input inputMode="numeric" value={value} placeholder="seq" onChange={(e) => onChange(e.currentTarget.value)} />
       </label>
-      <button type="button" disabled={selected === null} onClick={() => onChange(String(selected))} aria-label={`${label}: use the selected node${selected === null ? '' : ` (seq ${selected})`}`}>
+      <button
+        type="button"
+        disabled={selected === null}
+        onClick={() => onChange(String(selected))}
+        aria-label={`${label}: use the selected node${selected === null ? '' : ` (seq ${selected})`}`}
+      >
         Use selected{selected === null ? '' : ` (${selected})`}
       </button>
     </div>

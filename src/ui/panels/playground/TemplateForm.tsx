@@ -88,14 +88,26 @@ export function TemplateForm({ playground }: { playground: PlaygroundState }) {
           </label>
           <label className="pg-field">
             <span>Data (JSON)</span>
-            <textarea className="mono" rows={3} spellCheck={false} value={draft.data} onChange={(e) => patch({ data: e.currentTarget.value })} />
+            <textarea
+              className="mono"
+              rows={3}
+              spellCheck={false}
+              value={draft.data}
+              onChange={(e) => patch({ data: e.currentTarget.value })}
+            />
           </label>
         </>
       ) : null}
       {draft.choice === 'raw' ? (
         <label className="pg-field">
           <span>Event (JSON; seq is filled in when absent)</span>
-          <textarea className="mono" rows={6} spellCheck={false} value={draft.json} onChange={(e) => patch({ json: e.currentTarget.value })} />
+          <textarea
+            className="mono"
+            rows={6}
+            spellCheck={false}
+            value={draft.json}
+            onChange={(e) => patch({ json: e.currentTarget.value })}
+          />
         </label>
       ) : null}
       {draft.choice === 'user' || draft.choice === 'assistant' || draft.choice === 'assistant-tools' || draft.choice === 'tool-result' ? (
@@ -104,10 +116,13 @@ export function TemplateForm({ playground }: { playground: PlaygroundState }) {
           <textarea rows={3} value={draft.text} onChange={(e) => patch({ text: e.currentTarget.value })} />
         </label>
       ) : null}
-      {draft.choice === 'assistant-tools' ? <ToolCallsEditor calls={draft.toolCalls} onChange={(toolCalls) => patch({ toolCalls })} /> : null}
+      {draft.choice === 'assistant-tools' ? (
+        <ToolCallsEditor calls={draft.toolCalls} onChange={(toolCalls) => patch({ toolCalls })} />
+      ) : null}
       {draft.choice === 'tool-result' ? (
         <label className="check">
-          <input type="checkbox" checked={draft.isError} onChange={(e) => patch({ isError: e.currentTarget.checked })} /> The tool failed (isError)
+          <input type="checkbox" checked={draft.isError} onChange={(e) => patch({ isError: e.currentTarget.checked })} /> The tool failed
+          (isError)
         </label>
       ) : null}
       {problem ? <p className="sev-error">{problem}</p> : null}

@@ -11,7 +11,12 @@ export function ToolCallsEditor({ calls, onChange }: { calls: ToolCallDraft[]; o
       <ol>
         {calls.map((call, i) => (
           <li key={i} className="pg-call">
-            <input aria-label={`Tool name ${i + 1}`} value={call.name} spellCheck={false} onChange={(e) => update(i, { name: e.currentTarget.value })} />
+            <input
+              aria-label={`Tool name ${i + 1}`}
+              value={call.name}
+              spellCheck={false}
+              onChange={(e) => update(i, { name: e.currentTarget.value })}
+            />
             <input
               aria-label={`Arguments ${i + 1}`}
               className="mono"

@@ -73,7 +73,9 @@ export function templateOf(draft: TemplateDraft): PlaygroundTemplate | string {
     case 'assistant-tools':
       return { kind: 'assistant', text: draft.text, toolCalls: draft.choice === 'assistant' ? [] : draft.toolCalls };
     case 'tool-result':
-      return draft.callId === '' ? 'Pick the tool call this result answers.' : { kind: 'tool-result', callId: draft.callId, text: draft.text, isError: draft.isError };
+      return draft.callId === ''
+        ? 'Pick the tool call this result answers.'
+        : { kind: 'tool-result', callId: draft.callId, text: draft.text, isError: draft.isError };
     case 'log-only':
       return draft.type.trim() === '' ? 'Give the event a type.' : { kind: 'log-only', type: draft.type.trim(), data: draft.data };
     case 'raw':

@@ -14,12 +14,28 @@ function Linked({ label, seq, onSelect }: { label: string; seq: number | null; o
   return (
     <div className="kv">
       <dt>{label}</dt>
-      <dd>{seq === null ? <span className="ri-missing"><span aria-hidden="true">✕</span> not found</span> : <SeqLink seq={seq} onSelect={onSelect} label={label} />}</dd>
+      <dd>
+        {seq === null ? (
+          <span className="ri-missing">
+            <span aria-hidden="true">✕</span> not found
+          </span>
+        ) : (
+          <SeqLink seq={seq} onSelect={onSelect} label={label} />
+        )}
+      </dd>
     </div>
   );
 }
 
-export function CompactionBracket({ compaction, actual, onSelect }: { compaction: Compaction; actual: number[]; onSelect: (seq: number) => void }) {
+export function CompactionBracket({
+  compaction,
+  actual,
+  onSelect,
+}: {
+  compaction: Compaction;
+  actual: number[];
+  onSelect: (seq: number) => void;
+}) {
   const declared = compaction.declaredSeqs ?? [];
   const actualSet = new Set<unknown>(actual);
   const declaredSet = new Set<unknown>(declared);
@@ -29,7 +45,9 @@ export function CompactionBracket({ compaction, actual, onSelect }: { compaction
   const rangeMatches = range !== null && range.start === actual[0] && range.end === actual[actual.length - 1];
   return (
     <section className="ri-section" aria-labelledby="ri-bracket">
-      <h3 id="ri-bracket">Compaction bracket{compaction.compactionId ? <span className="mono muted"> {compaction.compactionId}</span> : null}</h3>
+      <h3 id="ri-bracket">
+        Compaction bracket{compaction.compactionId ? <span className="mono muted"> {compaction.compactionId}</span> : null}
+      </h3>
       <dl className="kvs">
         <Linked label="compaction/start" seq={compaction.startSeq} onSelect={onSelect} />
         <Linked label="compaction/summary" seq={compaction.summarySeq} onSelect={onSelect} />
@@ -68,8 +86,16 @@ export function CompactionBracket({ compaction, actual, onSelect }: { compaction
       </table>
       {onlyDeclared.length > 0 || onlyActual.length > 0 ? (
         <ul className="ri-seq-diff">
-          {onlyActual.length > 0 ? <li>Shadowed but not declared: <span className="mono">{onlyActual.join(', ')}</span></li> : null}
-          {onlyDeclared.length > 0 ? <li>Declared but not shadowed: <span className="mono">{onlyDeclared.map(show).join(', ')}</span></li> : null}
+          {onlyActual.length > 0 ? (
+            <li>
+              Shadowed but not declared: <span className="mono">{onlyActual.join(', ')}</span>
+            </li>
+          ) : null}
+          {onlyDeclared.length > 0 ? (
+            <li>
+              Declared but not shadowed: <span className="mono">{onlyDeclared.map(show).join(', ')}</span>
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </section>

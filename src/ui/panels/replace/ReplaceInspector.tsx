@@ -37,7 +37,12 @@ function InspectorBody({ seq }: { seq: number }) {
   const key = ready ? `${sessionKey}|${seq}` : null;
   const remote = useRemote<ReplaceDetail>(key, () => client.replaceDetail({ session, replacement: seq }));
   const detail = remote.dataKey === key ? remote.data : null;
-  if (remote.error) return <p className="panel-error">Could not inspect seq {seq}: {remote.error}</p>;
+  if (remote.error)
+    return (
+      <p className="panel-error">
+        Could not inspect seq {seq}: {remote.error}
+      </p>
+    );
   if (!detail) return <p className="muted">Loading replace {seq}…</p>;
   return <Detail detail={detail} />;
 }
@@ -63,8 +68,11 @@ function Detail({ detail }: { detail: ReplaceDetail }) {
         <span className="mono">seq {detail.seq}</span>
         <span className={`badge kind-${detail.kind}`}>⇄ {REPLACEMENT_KIND_LABEL[detail.kind]}</span>
         <span>
-          replaced <span className="mono">{detail.start}…{detail.end}</span> ({plural(detail.shadowedSeqs.length, 'node')}) at step{' '}
-          {formatCount(detail.step)}
+          replaced{' '}
+          <span className="mono">
+            {detail.start}…{detail.end}
+          </span>{' '}
+          ({plural(detail.shadowedSeqs.length, 'node')}) at step {formatCount(detail.step)}
         </span>
         <button type="button" onClick={applyStep}>
           Go to step {formatCount(detail.step)}

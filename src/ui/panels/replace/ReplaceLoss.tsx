@@ -27,8 +27,9 @@ export function ReplaceLoss({ detail }: { detail: ReplaceDetail }) {
       <p className="ri-invalidated">
         {loss.invalidatedTokens > 0 ? (
           <>
-            Invalidated <strong className="mono">~{formatCount(loss.invalidatedTokens)}</strong> tokens of the prompt prefix the previous model
-            request had sent (from message {formatCount(loss.cut)} on): the next request cannot reuse them from the provider&apos;s cache.
+            Invalidated <strong className="mono">~{formatCount(loss.invalidatedTokens)}</strong> tokens of the prompt prefix the previous
+            model request had sent (from message {formatCount(loss.cut)} on): the next request cannot reuse them from the provider&apos;s
+            cache.
           </>
         ) : (
           <>Invalidated no cached prefix: nothing the previous model request sent was replaced.</>
@@ -64,7 +65,9 @@ export function ReplaceLoss({ detail }: { detail: ReplaceDetail }) {
                             {item}
                           </li>
                         ))}
-                        {total - kept > dropped.length ? <li className="hint">… {formatCount(total - kept - dropped.length)} more</li> : null}
+                        {total - kept > dropped.length ? (
+                          <li className="hint">… {formatCount(total - kept - dropped.length)} more</li>
+                        ) : null}
                       </ul>
                     </details>
                   )}
@@ -79,7 +82,10 @@ export function ReplaceLoss({ detail }: { detail: ReplaceDetail }) {
           <span aria-hidden="true">▲</span> The summary keeps none of the user&apos;s explicit constraints it replaced.
         </p>
       ) : null}
-      <p className="hint">Items are found by fixed rules (paths, commands, numbers with units, identifiers, error lines, imperative sentences the user typed) and count as kept when the replacement still holds them.</p>
+      <p className="hint">
+        Items are found by fixed rules (paths, commands, numbers with units, identifiers, error lines, imperative sentences the user typed)
+        and count as kept when the replacement still holds them.
+      </p>
     </section>
   );
 }

@@ -47,9 +47,7 @@ export function ReplaceSizes({ detail }: { detail: ReplaceDetail }) {
           <span aria-hidden="true">▲</span> The replacement is not smaller than what it shadowed.
         </p>
       ) : null}
-      <p className="hint">
-        Sizes are the length of the derived message JSON (counted in characters). Tokens are {detail.tokenMethod}.
-      </p>
+      <p className="hint">Sizes are the length of the derived message JSON (counted in characters). Tokens are {detail.tokenMethod}.</p>
     </section>
   );
 }

@@ -6,7 +6,15 @@ import { memo, useCallback, useState } from 'react';
 import type { CSSProperties } from 'react';
 import type { MatchRow, MatchWindow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectClient, selectEventCount, selectFilter, selectSearch, selectSearchQueryText, selectSessionId, selectSessionKey } from '../../../store/selectors';
+import {
+  selectClient,
+  selectEventCount,
+  selectFilter,
+  selectSearch,
+  selectSearchQueryText,
+  selectSessionId,
+  selectSessionKey,
+} from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
 import { VirtualList } from '../../widgets/VirtualList';
@@ -31,7 +39,12 @@ const MatchItem = memo(function MatchItem({
   if (!match) return <li style={style} className="match-row is-loading" aria-hidden="true" />;
   return (
     <li style={style} className={`match-row ${current ? 'is-current' : ''}`}>
-      <button type="button" className="match-button" aria-current={current ? 'true' : undefined} onClick={() => onPick(match.row, match.seq)}>
+      <button
+        type="button"
+        className="match-button"
+        aria-current={current ? 'true' : undefined}
+        onClick={() => onPick(match.row, match.seq)}
+      >
         <span className="match-seq">{match.seq}</span>
         <span className="match-type">{match.type}</span>
         <span className="match-snippet">
@@ -60,10 +73,13 @@ export function SearchMatches() {
   // The cursor matters only to queries that ask for states at it; the engine keeps one scan per
   // query, so asking with another step for any other query costs nothing.
   const key = `${sessionKey}|${filterKey(filter)}|${text}|${step}|${start}|${count}`;
-  const remote = useRemote<MatchWindow>(search.queryError ? null : key, () => client.searchMatches({ session, text, filter, step, start, count }));
+  const remote = useRemote<MatchWindow>(search.queryError ? null : key, () =>
+    client.searchMatches({ session, text, filter, step, start, count }),
+  );
   const data = remote.data;
   const total = data?.total ?? 0;
-  const matchAt = (i: number): MatchRow | null => (data && i >= data.start && i < data.start + data.matches.length ? (data.matches[i - data.start] ?? null) : null);
+  const matchAt = (i: number): MatchRow | null =>
+    data && i >= data.start && i < data.start + data.matches.length ? (data.matches[i - data.start] ?? null) : null;
 
   let head: string;
   if (search.queryError) head = 'Fix the query to search';
@@ -84,7 +100,9 @@ export function SearchMatches() {
           scrollerProps={{ className: 'search-matches-list', 'aria-label': 'Matches' }}
           renderRow={(index, style) => {
             const match = matchAt(index);
-            return <MatchItem key={index} match={match} style={style} current={match !== null && match.row === search.row} onPick={showMatch} />;
+            return (
+              <MatchItem key={index} match={match} style={style} current={match !== null && match.row === search.row} onPick={showMatch} />
+            );
           }}
         />
       ) : null}

@@ -40,7 +40,15 @@ function StateBadge({ row }: { row: StoreSessionRow }) {
   );
 }
 
-function SessionLine({ item, details, now }: { item: Extract<SessionTreeItem, { kind: 'session' }>; details: StoreDetails | undefined; now: number }) {
+function SessionLine({
+  item,
+  details,
+  now,
+}: {
+  item: Extract<SessionTreeItem, { kind: 'session' }>;
+  details: StoreDetails | undefined;
+  now: number;
+}) {
   const { row } = item;
   const title = details?.title ?? (row.state === 'damaged' || row.state === 'refused' ? row.fileName : null);
   return (
@@ -179,7 +187,10 @@ export function SessionsView() {
           }}
         />
         <span className="sv-count" role="status">
-          {filter.trim() === '' ? `${formatCount(tree.count)} sessions` : `${formatCount(tree.count)} of ${formatCount(tree.total)} sessions`} · most recent first
+          {filter.trim() === ''
+            ? `${formatCount(tree.count)} sessions`
+            : `${formatCount(tree.count)} of ${formatCount(tree.total)} sessions`}{' '}
+          · most recent first
         </span>
         <span className="sv-roots muted" title={listing.roots.join('\n')}>
           {listing.roots.join(', ')}

@@ -30,7 +30,15 @@ export function InspectorSessionLinks({ raw, event }: { raw: string; event: unkn
       <dd>
         {links.map((link) => (
           <span key={link.row.id} className="link-chain">
-            <span className="muted">{link.relation === 'parent' ? 'parent ' : link.relation === 'child' ? (link.inferred ? 'subagent started after this call ' : 'subagent ') : ''}</span>
+            <span className="muted">
+              {link.relation === 'parent'
+                ? 'parent '
+                : link.relation === 'child'
+                  ? link.inferred
+                    ? 'subagent started after this call '
+                    : 'subagent '
+                  : ''}
+            </span>
             <SessionButton row={link.row} />{' '}
           </span>
         ))}
@@ -55,7 +63,12 @@ export function StoreSessionBar() {
       </button>
       {open?.parentSession ? (
         <span>
-          Parent: {family.parent ? <SessionButton row={family.parent} /> : <span className="muted mono">{open.parentSession} (not in this store)</span>}
+          Parent:{' '}
+          {family.parent ? (
+            <SessionButton row={family.parent} />
+          ) : (
+            <span className="muted mono">{open.parentSession} (not in this store)</span>
+          )}
         </span>
       ) : null}
       {family.children.length > 0 ? (
@@ -67,7 +80,11 @@ export function StoreSessionBar() {
         </span>
       ) : null}
       {open?.state === 'live' ? <span className="sv-state sv-state-live">live</span> : null}
-      {note ? <span className="muted" role="status">{note}</span> : null}
+      {note ? (
+        <span className="muted" role="status">
+          {note}
+        </span>
+      ) : null}
     </nav>
   );
 }

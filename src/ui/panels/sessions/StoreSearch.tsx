@@ -32,7 +32,9 @@ function SessionResults({ result, onOpen }: { result: StoreSearchSession; onOpen
             </button>
           </li>
         ))}
-        {result.total > result.matches.length ? <li className="muted">… {formatCount(result.total - result.matches.length)} more in this session</li> : null}
+        {result.total > result.matches.length ? (
+          <li className="muted">… {formatCount(result.total - result.matches.length)} more in this session</li>
+        ) : null}
       </ul>
     </li>
   );
@@ -72,7 +74,7 @@ export function StoreSearch() {
         <input
           type="search"
           aria-label="Search all sessions"
-          placeholder="Search all sessions (Enter): words, &quot;phrase&quot;, /regex/, type:, tool:, is:error…"
+          placeholder='Search all sessions (Enter): words, "phrase", /regex/, type:, tool:, is:error…'
           value={text}
           onChange={(event) => setText(event.target.value)}
           aria-invalid={answer?.error ? true : undefined}
@@ -84,7 +86,12 @@ export function StoreSearch() {
       {answer?.error ? (
         <div className="query-error" role="alert">
           <code className="query-error-text">
-            <MarkedText text={search.text} marks={answer.error.start < search.text.length ? [[answer.error.start, Math.max(answer.error.start + 1, answer.error.end)]] : []} />
+            <MarkedText
+              text={search.text}
+              marks={
+                answer.error.start < search.text.length ? [[answer.error.start, Math.max(answer.error.start + 1, answer.error.end)]] : []
+              }
+            />
           </code>
           <span>
             column {answer.error.start + 1}: {answer.error.message}

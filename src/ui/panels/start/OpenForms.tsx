@@ -25,7 +25,14 @@ export function PasteForm({ onOpen, className = 'start-card' }: OpenFormProps) {
       <label htmlFor={id} className="start-label">
         Paste log text
       </label>
-      <textarea id={id} rows={5} spellCheck={false} placeholder='{"type":"session",…}' value={text} onChange={(e) => setText(e.currentTarget.value)} />
+      <textarea
+        id={id}
+        rows={5}
+        spellCheck={false}
+        placeholder='{"type":"session",…}'
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+      />
       <button type="submit" disabled={text.trim() === ''}>
         Open pasted text
       </button>
@@ -49,7 +56,13 @@ export function UrlForm({ onOpen, className = 'start-card' }: OpenFormProps) {
       <label htmlFor={id} className="start-label">
         Open from a URL
       </label>
-      <input id={id} type="url" placeholder="https://example.com/session.jsonl" value={url} onChange={(e) => setUrl(e.currentTarget.value)} />
+      <input
+        id={id}
+        type="url"
+        placeholder="https://example.com/session.jsonl"
+        value={url}
+        onChange={(e) => setUrl(e.currentTarget.value)}
+      />
       <button type="submit" disabled={url.trim() === ''}>
         Fetch
       </button>

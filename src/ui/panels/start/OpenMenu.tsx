@@ -21,7 +21,12 @@ export function OpenMenu() {
   const close = () => setDialog(null);
   const items: MenuItem[] = [
     { id: 'paste', label: 'Paste log text…', onSelect: () => setDialog('paste') },
-    { id: 'url', label: 'Open from a URL…', description: 'Kept in the address bar: a reload opens it again', onSelect: () => setDialog('url') },
+    {
+      id: 'url',
+      label: 'Open from a URL…',
+      description: 'Kept in the address bar: a reload opens it again',
+      onSelect: () => setDialog('url'),
+    },
     ...samples.map((sample) => ({
       id: `sample-${sample.name}`,
       label: `Sample: ${sample.title}`,

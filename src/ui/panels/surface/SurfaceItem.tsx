@@ -75,12 +75,35 @@ function sameProps(a: SurfaceItemProps, b: SurfaceItemProps): boolean {
   );
 }
 
-function Children({ seq, depth, context, expansions, onSelect }: { seq: number; depth: number; context: SurfaceContext; expansions: Expansions; onSelect: (seq: number) => void }) {
+function Children({
+  seq,
+  depth,
+  context,
+  expansions,
+  onSelect,
+}: {
+  seq: number;
+  depth: number;
+  context: SurfaceContext;
+  expansions: Expansions;
+  onSelect: (seq: number) => void;
+}) {
   const nodes = expansions.childrenOf(seq);
   if (!nodes) {
     return (
       <ul className="sf-children" aria-label={`What ${seq} replaced`}>
-        <SurfaceItem node={null} depth={depth} parent={seq} position={1} setSize={1} selected={false} highlighted={false} context={null} onSelect={onSelect} expansions={expansions} />
+        <SurfaceItem
+          node={null}
+          depth={depth}
+          parent={seq}
+          position={1}
+          setSize={1}
+          selected={false}
+          highlighted={false}
+          context={null}
+          onSelect={onSelect}
+          expansions={expansions}
+        />
       </ul>
     );
   }
@@ -123,7 +146,15 @@ export const SurfaceItem = memo(function SurfaceItem({
 }: SurfaceItemProps) {
   if (!node) {
     return (
-      <li ref={measureRef} data-index={index} className="sf-node sf-loading" style={style} aria-busy="true" aria-posinset={position} aria-setsize={setSize}>
+      <li
+        ref={measureRef}
+        data-index={index}
+        className="sf-node sf-loading"
+        style={style}
+        aria-busy="true"
+        aria-posinset={position}
+        aria-setsize={setSize}
+      >
         <div className="sf-row">
           <span className="sf-indent" style={{ width: depth * 14 }} />…
         </div>
@@ -140,7 +171,15 @@ export const SurfaceItem = memo(function SurfaceItem({
     highlighted ? 'is-highlighted' : '',
   ].join(' ');
   return (
-    <li ref={measureRef} data-index={index} className={classes} style={style} aria-posinset={position} aria-setsize={setSize} data-seq={node.seq}>
+    <li
+      ref={measureRef}
+      data-index={index}
+      className={classes}
+      style={style}
+      aria-posinset={position}
+      aria-setsize={setSize}
+      data-seq={node.seq}
+    >
       <div className="sf-row">
         <span className="sf-indent" style={{ width: depth * 14 }} />
         {expandable ? (

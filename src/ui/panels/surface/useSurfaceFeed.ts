@@ -60,14 +60,16 @@ export function createSurfaceFeed(store: AppStore, deliver: (answer: SurfaceAnsw
     const key = `${scope}|${step}|${start}|${end}`;
     if (key === sent) return;
     sent = key;
-    lanes.run('surface', () => client.surface({ session, step, start, count: end - start })).then(
-      (window) => {
-        if (alive) deliver({ scope, window, error: null });
-      },
-      (error: unknown) => {
-        if (alive && !isAbortError(error)) deliver({ scope, window: null, error: errorMessage(error) });
-      },
-    );
+    lanes
+      .run('surface', () => client.surface({ session, step, start, count: end - start }))
+      .then(
+        (window) => {
+          if (alive) deliver({ scope, window, error: null });
+        },
+        (error: unknown) => {
+          if (alive && !isAbortError(error)) deliver({ scope, window: null, error: errorMessage(error) });
+        },
+      );
   };
 
   request(store.getState());

@@ -10,7 +10,14 @@ import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import type { TimelineRow as Row } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
-import { selectEventCount, selectFilter, selectHighlight, selectIsReady, selectSearchActive, selectSession } from '../../../store/selectors';
+import {
+  selectEventCount,
+  selectFilter,
+  selectHighlight,
+  selectIsReady,
+  selectSearchActive,
+  selectSession,
+} from '../../../store/selectors';
 import { useDeferredCursor } from '../../hooks/useDeferredCursor';
 import { EmptyState } from '../../widgets/EmptyState';
 import { Panel } from '../../widgets/Panel';
@@ -35,7 +42,11 @@ export function Timeline() {
   const searching = useAppStore(selectSearchActive);
   const [shown, setShown] = useState<number | null>(null);
   const filtered = filter.surfaceOnly || filter.families.length > 0;
-  const meta = !ready ? undefined : filtered && shown !== null ? `${formatCount(shown)} of ${plural(events, 'event')}` : plural(events, 'event');
+  const meta = !ready
+    ? undefined
+    : filtered && shown !== null
+      ? `${formatCount(shown)} of ${plural(events, 'event')}`
+      : plural(events, 'event');
   return (
     <Panel title="Timeline" meta={meta} className="timeline">
       {ready ? (
@@ -166,7 +177,11 @@ const TimelineGridView = memo(function TimelineGridView({
               className="tl-time-mode"
               aria-hidden="false"
               aria-label={timeMode === 'clock' ? 'Show elapsed time' : 'Show wall-clock time'}
-              title={timeMode === 'clock' ? 'Local wall-clock time; click for elapsed time' : 'Elapsed since the earliest event; click for wall-clock time'}
+              title={
+                timeMode === 'clock'
+                  ? 'Local wall-clock time; click for elapsed time'
+                  : 'Elapsed since the earliest event; click for wall-clock time'
+              }
               onClick={() => setTimeMode(timeMode === 'clock' ? 'elapsed' : 'clock')}
             >
               {timeMode === 'clock' ? 'clock' : 'elapsed'}

@@ -158,7 +158,11 @@ export const TimelineRow = memo(function TimelineRow({
       <span
         role="gridcell"
         className={`c-seq mono ${row.seqLabel === String(row.seq) ? '' : 'seq-odd'}`}
-        title={row.seqLabel === String(row.seq) ? undefined : `position ${row.index}; the event's own seq is ${row.seqLabel === '—' ? 'missing' : row.seqLabel}`}
+        title={
+          row.seqLabel === String(row.seq)
+            ? undefined
+            : `position ${row.index}; the event's own seq is ${row.seqLabel === '—' ? 'missing' : row.seqLabel}`
+        }
       >
         {row.seqLabel}
       </span>
@@ -181,7 +185,10 @@ export const TimelineRow = memo(function TimelineRow({
       </span>
       <span role="gridcell" className="c-summary">
         {inherited ? (
-          <span className="seed-mark" title="Inherited from the parent session: part of the seed this fork started from, not this session's own">
+          <span
+            className="seed-mark"
+            title="Inherited from the parent session: part of the seed this fork started from, not this session's own"
+          >
             parent&apos;s<span className="sr-only"> (seed), </span>
           </span>
         ) : null}

@@ -77,7 +77,7 @@ export function TimelineToolbar() {
           id={IDS.search}
           type="search"
           aria-label="Search events"
-          placeholder="Search ( / ): words, &quot;phrase&quot;, /regex/, type:, tool:, is:error…"
+          placeholder='Search ( / ): words, "phrase", /regex/, type:, tool:, is:error…'
           value={search.text}
           aria-invalid={search.queryError ? true : undefined}
           aria-describedby={search.queryError ? 'search-query-error' : undefined}
@@ -87,7 +87,13 @@ export function TimelineToolbar() {
           }}
           onKeyDown={onSearchKey}
         />
-        <button type="button" className="icon-button" aria-label="Previous match" title="Previous match (Shift+Enter)" onClick={() => void findNext(-1)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Previous match"
+          title="Previous match (Shift+Enter)"
+          onClick={() => void findNext(-1)}
+        >
           ↑
         </button>
         <button type="button" className="icon-button" aria-label="Next match" title="Next match (Enter)" onClick={() => void findNext(1)}>
@@ -96,10 +102,20 @@ export function TimelineToolbar() {
         <SearchStatus />
       </div>
       <div className="chips" role="group" aria-label="Quick filters">
-        <button type="button" className="chip" aria-pressed={search.replacesOnly} onClick={() => setQuickFilter('replacesOnly', !search.replacesOnly)}>
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={search.replacesOnly}
+          onClick={() => setQuickFilter('replacesOnly', !search.replacesOnly)}
+        >
           replaces only
         </button>
-        <button type="button" className="chip" aria-pressed={search.errorsOnly} onClick={() => setQuickFilter('errorsOnly', !search.errorsOnly)}>
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={search.errorsOnly}
+          onClick={() => setQuickFilter('errorsOnly', !search.errorsOnly)}
+        >
           errors only
         </button>
       </div>

@@ -48,7 +48,7 @@ export function useSelectedRow(selectedSeq: number | null): number | null {
   const local = ready && selectedSeq !== null && isUnfiltered(filter);
   const lookupKey = ready && selectedSeq !== null && !local ? `${scope}|seq:${selectedSeq}` : null;
   const lookup = useRemote<number>(lookupKey, () => client.rowOf({ session, filter, seq: selectedSeq ?? 0 }));
-  if (local && events > 0) return Math.max(0, Math.min(events - 1, (selectedSeq) - baseSeq));
+  if (local && events > 0) return Math.max(0, Math.min(events - 1, selectedSeq - baseSeq));
   if (lookupKey !== null && lookup.dataKey === lookupKey) return lookup.data;
   return null;
 }
@@ -85,11 +85,9 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
   const epoch = replaceEpochAt(useReplaceSteps(), step);
   const lo = window?.rows[0]?.seq;
   const hi = window?.rows[window.rows.length - 1]?.seq;
-  const brackets = useRemote<Bracket[]>(
-    ready && lo !== undefined && hi !== undefined ? `${sessionKey}|${epoch}|${lo}|${hi}` : null,
-    () => client.brackets({ session, step, lo: lo ?? 0, hi: hi ?? 0 }),
+  const brackets = useRemote<Bracket[]>(ready && lo !== undefined && hi !== undefined ? `${sessionKey}|${epoch}|${lo}|${hi}` : null, () =>
+    client.brackets({ session, step, lo: lo ?? 0, hi: hi ?? 0 }),
   );
-
 
   // Keep the last total while a new scope loads, so the scroll position does not collapse.
   const total = rows.data ? rows.data.total : null;

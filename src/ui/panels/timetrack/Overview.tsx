@@ -38,7 +38,8 @@ export function Overview({ whole, view, width, labelWidth, padRight, onRange }: 
   const scale: Scale = { range: whole, x0: labelWidth, x1: width - padRight };
   const drag = useRef<{ from: number; moved: boolean } | null>(null);
   const [brush, setBrush] = useState<Range | null>(null);
-  const at = (event: PointerEvent<HTMLDivElement>) => Math.min(whole.to, Math.max(whole.from, timeOfX(scale, event.clientX - event.currentTarget.getBoundingClientRect().left)));
+  const at = (event: PointerEvent<HTMLDivElement>) =>
+    Math.min(whole.to, Math.max(whole.from, timeOfX(scale, event.clientX - event.currentTarget.getBoundingClientRect().left)));
   const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
     drag.current = { from: at(event), moved: false };
     event.currentTarget.setPointerCapture?.(event.pointerId);
@@ -81,7 +82,10 @@ export function Overview({ whole, view, width, labelWidth, padRight, onRange }: 
   const shown = brush ?? view;
   const x0 = xOfTime(scale, shown.from);
   const x1 = xOfTime(scale, shown.to);
-  const span = (item: TimeItem) => ({ x: xOfTime(scale, item.start), w: Math.max(1, xOfTime(scale, item.end) - xOfTime(scale, item.start)) });
+  const span = (item: TimeItem) => ({
+    x: xOfTime(scale, item.start),
+    w: Math.max(1, xOfTime(scale, item.end) - xOfTime(scale, item.start)),
+  });
   return (
     <div
       className="tt-overview"
@@ -108,7 +112,13 @@ export function Overview({ whole, view, width, labelWidth, padRight, onRange }: 
               return <rect key={item.index} x={x} y={2 + i * ROW_H} width={w} height={ROW_H - 1} />;
             })}
             {lane.buckets?.map((b) => (
-              <rect key={b.from} x={xOfTime(scale, b.from)} y={2 + i * ROW_H} width={Math.max(1, xOfTime(scale, b.to) - xOfTime(scale, b.from))} height={ROW_H - 1} />
+              <rect
+                key={b.from}
+                x={xOfTime(scale, b.from)}
+                y={2 + i * ROW_H}
+                width={Math.max(1, xOfTime(scale, b.to) - xOfTime(scale, b.from))}
+                height={ROW_H - 1}
+              />
             ))}
           </g>
         ))}

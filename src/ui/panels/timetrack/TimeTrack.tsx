@@ -52,7 +52,11 @@ function useWidth() {
 
 /** What a span says, as text (its tooltip, its accessible name, the readout). */
 export function describeItem(item: TimeItem): string {
-  const length = item.open ? `${formatDuration(item.end - item.start)} so far, never closed` : item.clamped ? 'an instant (its end is earlier than its start)' : formatDuration(item.end - item.start);
+  const length = item.open
+    ? `${formatDuration(item.end - item.start)} so far, never closed`
+    : item.clamped
+      ? 'an instant (its end is earlier than its start)'
+      : formatDuration(item.end - item.start);
   return `${item.label}: ${length}, seq ${item.seq}${item.endSeq >= 0 ? `–${item.endSeq}` : ''}${item.slow ? ' (among the slowest)' : ''}`;
 }
 
@@ -72,29 +76,52 @@ export function TimeTrack() {
   }
   const plotWidth = Math.max(10, width - LABEL_W - PAD_R);
   const key = ready ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}|${step}` : null;
-  const remote = useRemote<TimeTrackData>(key, () => client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth, step }));
+  const remote = useRemote<TimeTrackData>(key, () =>
+    client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth, step }),
+  );
   const data = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const whole = data && data.from !== null && data.to !== null ? { from: data.from, to: data.to } : null;
-  const meta = data?.range ? `${formatDuration(data.range.to - data.range.from)} of ${formatDuration((data.to ?? 0) - (data.from ?? 0))} shown` : undefined;
+  const meta = data?.range
+    ? `${formatDuration(data.range.to - data.range.from)} of ${formatDuration((data.to ?? 0) - (data.from ?? 0))} shown`
+    : undefined;
   return (
     <Panel title="Time track" meta={meta} className="timetrack">
       <div ref={ref} className="tt-body">
         {remote.error ? <p className="panel-error">Could not compute the time track: {remote.error}</p> : null}
         {data && data.time.kind !== 'clock' ? (
           <p className="tt-none hint" role="note">
-            No time track: this log&apos;s times are {data.time.kind === 'synthetic' ? 'synthetic' : 'absent'} ({data.time.note}), so there is no wall clock to draw.
+            No time track: this log&apos;s times are {data.time.kind === 'synthetic' ? 'synthetic' : 'absent'} ({data.time.note}), so there
+            is no wall clock to draw.
           </p>
         ) : null}
         {data && whole && data.range ? (
           // The range asked for, not the one answered: a second zoom builds on the first at once.
-          <TrackPlot data={data} view={range ?? whole} whole={whole} width={width} onRange={(r) => setRange(r.from <= whole.from && r.to >= whole.to ? null : r)} />
+          <TrackPlot
+            data={data}
+            view={range ?? whole}
+            whole={whole}
+            width={width}
+            onRange={(r) => setRange(r.from <= whole.from && r.to >= whole.to ? null : r)}
+          />
         ) : null}
       </div>
     </Panel>
   );
 }
 
-function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData; view: Range; whole: Range; width: number; onRange: (r: Range) => void }) {
+function TrackPlot({
+  data,
+  view,
+  whole,
+  width,
+  onRange,
+}: {
+  data: TimeTrackData;
+  view: Range;
+  whole: Range;
+  width: number;
+  onRange: (r: Range) => void;
+}) {
   const jumpToSeq = useAppStore((s) => s.jumpToSeq);
   const [focus, setFocus] = useState<{ lane: number; seq: number | null }>({ lane: 0, seq: null });
   const scale: Scale = { range: view, x0: LABEL_W, x1: width - PAD_R };
@@ -130,10 +157,12 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const items = laneItems(focus.lane);
     const at = focused ? items.indexOf(focused) : -1;
-    const pick = (lane: number, list: TimeItem[], i: number) => setFocus({ lane, seq: list[Math.max(0, Math.min(list.length - 1, i))]?.seq ?? null });
+    const pick = (lane: number, list: TimeItem[], i: number) =>
+      setFocus({ lane, seq: list[Math.max(0, Math.min(list.length - 1, i))]?.seq ?? null });
     const actions: Record<string, () => void> = {
       ArrowRight: () => (event.shiftKey ? onRange(panRange(view, 0.25, whole)) : pick(focus.lane, items, at + 1)),
-      ArrowLeft: () => (event.shiftKey ? onRange(panRange(view, -0.25, whole)) : pick(focus.lane, items, at < 0 ? items.length - 1 : at - 1)),
+      ArrowLeft: () =>
+        event.shiftKey ? onRange(panRange(view, -0.25, whole)) : pick(focus.lane, items, at < 0 ? items.length - 1 : at - 1),
       ArrowDown: () => {
         const lane = Math.min(TIME_LANES.length - 1, focus.lane + 1);
         pick(lane, laneItems(lane), 0);
@@ -157,8 +186,12 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
     action();
   };
   const axis = ticks(view, Math.max(2, Math.floor((scale.x1 - scale.x0) / 90)));
-  const cursorX = data.cursorTime === null || data.cursorTime < view.from || data.cursorTime > view.to ? null : xOfTime(scale, data.cursorTime);
-  const slowest = data.lanes.flatMap((l) => l.slowest).sort((a, b) => b.end - b.start - (a.end - a.start)).slice(0, 6);
+  const cursorX =
+    data.cursorTime === null || data.cursorTime < view.from || data.cursorTime > view.to ? null : xOfTime(scale, data.cursorTime);
+  const slowest = data.lanes
+    .flatMap((l) => l.slowest)
+    .sort((a, b) => b.end - b.start - (a.end - a.start))
+    .slice(0, 6);
   return (
     <>
       <div className="tt-tools" role="toolbar" aria-label="Time track zoom">
@@ -178,8 +211,9 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
           Whole session
         </button>
         <span className="hint tt-legend">
-          <span className="lg tt-lg-gap">▨ idle ≥ {formatDuration(data.gapThresholdMs)}</span> <span className="lg tt-lg-slow">▣ slowest</span>{' '}
-          <span className="lg tt-lg-open">┅ never closed</span> <span className="lg lg-cursor">│ cursor</span>
+          <span className="lg tt-lg-gap">▨ idle ≥ {formatDuration(data.gapThresholdMs)}</span>{' '}
+          <span className="lg tt-lg-slow">▣ slowest</span> <span className="lg tt-lg-open">┅ never closed</span>{' '}
+          <span className="lg lg-cursor">│ cursor</span>
           {data.gapsTotal > 0 ? ` · ${data.gapsTotal} gaps in all` : ''}
         </span>
       </div>
@@ -202,15 +236,30 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
             </g>
           ))}
           {data.gaps.map((g) => (
-            <rect key={g.seqBefore} className="tt-gap" x={xOfTime(scale, Math.max(view.from, g.from))} y={AXIS_H} width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))} height={height - AXIS_H}>
+            <rect
+              key={g.seqBefore}
+              className="tt-gap"
+              x={xOfTime(scale, Math.max(view.from, g.from))}
+              y={AXIS_H}
+              width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))}
+              height={height - AXIS_H}
+            >
               <title>{`idle ${formatDuration(g.to - g.from)} between seq ${g.seqBefore} and seq ${g.seqAfter}`}</title>
             </rect>
           ))}
           {TIME_LANES.map((lane, i) => (
-            <Lane key={lane} lane={lane} index={i} data={lanes.get(lane)} scale={scale} focusedSeq={focus.lane === i ? focus.seq : null} onPick={(item) => {
-              setFocus({ lane: i, seq: item.seq });
-              jumpToSeq(item.seq);
-            }} />
+            <Lane
+              key={lane}
+              lane={lane}
+              index={i}
+              data={lanes.get(lane)}
+              scale={scale}
+              focusedSeq={focus.lane === i ? focus.seq : null}
+              onPick={(item) => {
+                setFocus({ lane: i, seq: item.seq });
+                jumpToSeq(item.seq);
+              }}
+            />
           ))}
           {cursorX === null ? null : <line className="tt-cursor" x1={cursorX} x2={cursorX} y1={AXIS_H} y2={height} />}
         </svg>
@@ -223,7 +272,13 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
         <div className="tt-slowest">
           <span className="hint">Slowest:</span>
           {slowest.map((item) => (
-            <button key={`${item.lane}-${item.index}`} type="button" className="tt-slow-link" onClick={() => jumpToSeq(item.seq)} title={describeItem(item)}>
+            <button
+              key={`${item.lane}-${item.index}`}
+              type="button"
+              className="tt-slow-link"
+              onClick={() => jumpToSeq(item.seq)}
+              title={describeItem(item)}
+            >
               {item.label} {formatDuration(item.end - item.start)}
             </button>
           ))}
@@ -233,7 +288,21 @@ function TrackPlot({ data, view, whole, width, onRange }: { data: TimeTrackData;
   );
 }
 
-function Lane({ lane, index, data, scale, focusedSeq, onPick }: { lane: TimeLane; index: number; data: LaneWindow | undefined; scale: Scale; focusedSeq: number | null; onPick: (item: TimeItem) => void }) {
+function Lane({
+  lane,
+  index,
+  data,
+  scale,
+  focusedSeq,
+  onPick,
+}: {
+  lane: TimeLane;
+  index: number;
+  data: LaneWindow | undefined;
+  scale: Scale;
+  focusedSeq: number | null;
+  onPick: (item: TimeItem) => void;
+}) {
   const y = AXIS_H + index * LANE_H;
   const { from, to } = scale.range;
   const clip = (t: number) => Math.min(to, Math.max(from, t));
@@ -264,7 +333,17 @@ function Lane({ lane, index, data, scale, focusedSeq, onPick }: { lane: TimeLane
         const w = Math.max(2, xOfTime(scale, clip(item.end)) - x);
         const cls = `tt-item${item.slow ? ' is-slow' : ''}${item.open ? ' is-open' : ''}${focusedSeq === item.seq ? ' is-focused' : ''}`;
         return (
-          <rect key={item.index} className={cls} data-seq={item.seq} x={x} y={y + 2} width={w} height={LANE_H - 4} rx={2} onClick={() => onPick(item)}>
+          <rect
+            key={item.index}
+            className={cls}
+            data-seq={item.seq}
+            x={x}
+            y={y + 2}
+            width={w}
+            height={LANE_H - 4}
+            rx={2}
+            onClick={() => onPick(item)}
+          >
             <title>{describeItem(item)}</title>
           </rect>
         );

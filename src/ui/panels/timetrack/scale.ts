@@ -46,7 +46,9 @@ export function panRange(r: Range, fraction: number, whole: Range): Range {
   return clampRange({ from: r.from + d, to: r.to + d }, whole);
 }
 
-const STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5];
+const STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 15e3, 3e4, 6e4, 12e4, 3e5, 6e5, 9e5, 18e5, 36e5, 72e5, 108e5, 216e5, 432e5, 864e5,
+];
 
 /** Tick times every "round" step, about `count` of them over the range. */
 export function ticks(r: Range, count: number): { step: number; times: number[] } {

@@ -68,7 +68,14 @@ export function Transport() {
     { label: 'Previous surface change', glyph: '◀◀', keys: 'Shift+←', onClick: () => void s.navigate('prev-change'), inert: atStart },
     { label: 'Previous step', glyph: '‹', keys: '← or k', onClick: () => s.stepBy(-1), inert: atStart },
     // One toggle: its name stays "Play", aria-pressed says whether it plays, the glyph what a press does.
-    { label: 'Play', glyph: playing ? '❚❚' : '▶', keys: 'Space', onClick: playing ? s.pause : s.play, inert: accepted === 0 && !playing, pressed: playing },
+    {
+      label: 'Play',
+      glyph: playing ? '❚❚' : '▶',
+      keys: 'Space',
+      onClick: playing ? s.pause : s.play,
+      inert: accepted === 0 && !playing,
+      pressed: playing,
+    },
     { label: 'Next step', glyph: '›', keys: '→ or j', onClick: () => s.stepBy(1), inert: atEnd },
     { label: 'Next surface change', glyph: '▶▶', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
     { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },

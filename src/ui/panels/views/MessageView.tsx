@@ -90,7 +90,9 @@ function Block({ block, load, tools, expanded, onSelect }: BlockProps) {
             )}
           </div>
           <details className="blk-args" open={expanded}>
-            <summary>Arguments <span className="mono muted">{preview(block.text)}</span></summary>
+            <summary>
+              Arguments <span className="mono muted">{preview(block.text)}</span>
+            </summary>
             <div className="mono">{text}</div>
           </details>
         </div>
@@ -101,13 +103,26 @@ function Block({ block, load, tools, expanded, onSelect }: BlockProps) {
       return (
         <div className={`blk blk-tool blk-result ${block.isError ? 'is-error' : ''}`}>
           <div className="blk-tool-head">
-            <span aria-hidden="true">←</span> result{call ? <> of <b className="mono">{call.name}</b></> : null}
+            <span aria-hidden="true">←</span> result
+            {call ? (
+              <>
+                {' '}
+                of <b className="mono">{call.name}</b>
+              </>
+            ) : null}
             <span className="mono muted">{block.callId}</span>
             {block.isError ? <span className="sev-error">✕ error</span> : null}
-            {call ? <span>call in <SeqLink seq={call.seq} onSelect={onSelect} label="call" /></span> : null}
+            {call ? (
+              <span>
+                call in <SeqLink seq={call.seq} onSelect={onSelect} label="call" />
+              </span>
+            ) : null}
           </div>
           <details className="blk-args" open={expanded || block.text.length <= 300}>
-            <summary>Result · {formatCount(block.text.length)}{block.truncated ? '+' : ''} characters</summary>
+            <summary>
+              Result · {formatCount(block.text.length)}
+              {block.truncated ? '+' : ''} characters
+            </summary>
             <div className="mono">{text}</div>
           </details>
         </div>
@@ -135,7 +150,13 @@ const speaker = (message: ViewMessage): string => (message.type === 'tool/result
 export function MessageView({ message, tools, selected, onSelect, expanded = false }: MessageViewProps) {
   const loadFull = useLoadFull();
   const state = STATE_LABEL[message.state];
-  const classes = ['msg', `msg-${speaker(message)}`, `state-${message.state}`, message.origin === 'replacement' ? 'msg-replacement' : '', selected ? 'is-selected' : ''];
+  const classes = [
+    'msg',
+    `msg-${speaker(message)}`,
+    `state-${message.state}`,
+    message.origin === 'replacement' ? 'msg-replacement' : '',
+    selected ? 'is-selected' : '',
+  ];
   return (
     <article className={classes.join(' ')} aria-label={`${message.type} ${message.seq}, ${state.text}`} data-seq={message.seq}>
       <header className="msg-head">
@@ -149,8 +170,14 @@ export function MessageView({ message, tools, selected, onSelect, expanded = fal
             <span aria-hidden="true">{state.glyph}</span> {state.text}
           </span>
         )}
-        {message.replacementKind ? <Badge tone={`kind-${message.replacementKind}`}>⇄ {REPLACEMENT_KIND_LABEL[message.replacementKind]}</Badge> : null}
-        {message.empty ? <Badge tone="tag-empty" title="Projects to no model message">∅ empty</Badge> : null}
+        {message.replacementKind ? (
+          <Badge tone={`kind-${message.replacementKind}`}>⇄ {REPLACEMENT_KIND_LABEL[message.replacementKind]}</Badge>
+        ) : null}
+        {message.empty ? (
+          <Badge tone="tag-empty" title="Projects to no model message">
+            ∅ empty
+          </Badge>
+        ) : null}
       </header>
       {message.blocks.length === 0 && !message.empty ? <p className="muted msg-none">(no content)</p> : null}
       {message.blocks.map((block, i) => (

@@ -86,7 +86,12 @@ export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect 
         <span aria-hidden="true">⊘</span>
         <span>
           {plural(total, 'message')} shadowed by{' '}
-          <button type="button" className="seq-link mono" onClick={() => onSelect(model.seq)} aria-label={`Select replacement ${model.seq}`}>
+          <button
+            type="button"
+            className="seq-link mono"
+            onClick={() => onSelect(model.seq)}
+            aria-label={`Select replacement ${model.seq}`}
+          >
             {model.seq}
           </button>{' '}
           <span className="muted">({REPLACEMENT_KIND_LABEL[kind]})</span>
@@ -109,7 +114,9 @@ export function ShadowedSpan({ row, shown, onShow, tools, selectedSeq, onSelect 
         <div className="vw-span-more">
           {hidden > 0 ? (
             <button type="button" className="link-button" onClick={() => onShow(model.seq, shown + SPAN_PAGE)}>
-              {hidden <= SPAN_PAGE ? `Show all ${formatCount(total)} messages` : `Show ${formatCount(SPAN_PAGE)} more (${formatCount(hidden)} hidden)`}
+              {hidden <= SPAN_PAGE
+                ? `Show all ${formatCount(total)} messages`
+                : `Show ${formatCount(SPAN_PAGE)} more (${formatCount(hidden)} hidden)`}
             </button>
           ) : null}
           {shown > SPAN_PREVIEW ? (

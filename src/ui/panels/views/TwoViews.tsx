@@ -54,7 +54,10 @@ function TwoViewsBody() {
   const total = rows.total ?? 0;
   const tools = useMemo(() => toolIndex(rows.loaded), [rows.loaded]);
   const loaded = rows.loaded;
-  const rowKey = useCallback((index: number) => (loaded ? loaded.rows[index - loaded.start]?.model.seq : undefined) ?? `p${index}`, [loaded]);
+  const rowKey = useCallback(
+    (index: number) => (loaded ? loaded.rows[index - loaded.start]?.model.seq : undefined) ?? `p${index}`,
+    [loaded],
+  );
 
   const onRangeChange = useCallback(
     (first: number, last: number) => {
@@ -92,7 +95,9 @@ function TwoViewsBody() {
       revealed.current = seq;
       if (found.index >= SPAN_PREVIEW) {
         const need = SPAN_PREVIEW + Math.ceil((found.index + 1 - SPAN_PREVIEW) / SPAN_PAGE) * SPAN_PAGE;
-        setShown((previous) => ((previous.get(found.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(found.rowSeq, need)));
+        setShown((previous) =>
+          (previous.get(found.rowSeq) ?? SPAN_PREVIEW) >= need ? previous : new Map(previous).set(found.rowSeq, need),
+        );
       }
       list.current?.scrollIntoView(found.row);
       pendingReveal.current = found.row;
@@ -116,7 +121,9 @@ function TwoViewsBody() {
       <div className="vw-columns" aria-hidden="true">
         <span>Human transcript · every append, in log order</span>
         <span />
-        <span>Model view · {plural(total, 'derived message')} at step {formatCount(step)}</span>
+        <span>
+          Model view · {plural(total, 'derived message')} at step {formatCount(step)}
+        </span>
       </div>
       {rows.error ? <p className="panel-error">Could not read the views: {rows.error}</p> : null}
       {total === 0 ? (
