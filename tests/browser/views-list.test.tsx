@@ -19,7 +19,13 @@ afterEach(() => cleanup());
 function messages(): LogEvent[] {
   return Array.from({ length: 200 }, (_, seq) => {
     const text = seq % 3 === 0 ? Array.from({ length: 10 }, (_, line) => `message ${seq}, line ${line}`).join('\n') : `message ${seq}`;
-    return { seq, type: 'user/message', time: seq, data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } }, surfaceOp: 'append' };
+    return {
+      seq,
+      type: 'user/message',
+      time: seq,
+      data: { id: `u${seq}`, role: 'user', content: [{ type: 'text', text }], source: { kind: 'user' } },
+      surfaceOp: 'append',
+    };
   });
 }
 
@@ -40,10 +46,11 @@ const topInView = (seq: number) => {
   const top = offsetOf(seq);
   return top !== null && top >= -1 && top < scroller().clientHeight;
 };
-const frames = (n: number) => new Promise<void>((resolve) => {
-  const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
-  next(n);
-});
+const frames = (n: number) =>
+  new Promise<void>((resolve) => {
+    const next = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => next(left - 1)));
+    next(n);
+  });
 
 describe('the two views list in Chromium', () => {
   it('measures its rows, scrolls a selected row into view and keeps the row read in place', async () => {
@@ -67,7 +74,10 @@ describe('the two views list in Chromium', () => {
     act(() => store.getState().select(150));
     await waitFor(() => expect(topInView(150)).toBe(true), { timeout: 5_000 });
 
-    // It stays where it is while the rows around it render and are measured.
+    // Once its own content has arrived (the list places it again then), it stays where it is
+    // while the rows around it render and are measured.
+    await waitFor(() => expect(rowOf(150)?.textContent).toContain('message 150'), { timeout: 5_000 });
+    await frames(2);
     const before = offsetOf(150)!;
     await frames(10);
     expect(Math.abs(offsetOf(150)! - before)).toBeLessThan(2);
