@@ -45,7 +45,7 @@ createRoot(root).render(
 );
 
 // `?url=…` opens a log from a server (the user asked by opening that link); `?sample=NAME`
-// opens a bundled sample (`npm start` opens `/?sample=teaching`); `?demo=ID` a guided demo.
+// opens a bundled sample (`/?sample=teaching`); `?demo=ID` a guided demo.
 const params = new URLSearchParams(location.search);
 const url = params.get('url');
 const sample = params.get('sample');
