@@ -1,7 +1,8 @@
 /**
  * `surface-lens view` in Chromium: the built app served by the real server over a temporary
  * store of Zstandard sessions with a subagent tree. Opens a session, appends frames to it and
- * adds a session while the page is open, and reloads to the same session and step.
+ * adds a session while the page is open, and reloads to the same session and step; searches the
+ * whole store, opens a result, and finds what a session gained after the index was built.
  * Uses Debian's Chromium (`CHROMIUM_PATH` overrides it); skipped, visibly, where there is none.
  */
 import { appendFileSync, existsSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { chromium } from 'playwright';
 import type { Browser, Page } from 'playwright';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBytes } from '../../src/core/analyze/open';
 import { generateLog } from '../../src/core/gen/generate';
 import { startViewServer } from '../../src/server/server';
 import type { ViewServer } from '../../src/server/server';
@@ -20,7 +22,10 @@ import { tempDir, treeSpecs } from './helpers';
 /** What the page-side functions use (this file is type-checked without the DOM library). */
 interface PageGlobals {
   location: { hash: string };
-  document: { querySelector(selector: string): { textContent: string | null } | null };
+  document: {
+    querySelector(selector: string): { textContent: string | null } | null;
+    querySelectorAll(selector: string): { length: number };
+  };
 }
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -113,6 +118,65 @@ describe.skipIf(!haveChromium)('surface-lens view in Chromium', () => {
     expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe(hash);
     expect(await page.textContent('.transport')).toContain('step 17 /');
     expect(await eventsShown(page)).toBe(grown);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+  it('searches every session of the store, opens a result at its event, and finds what a session gained after indexing', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(server.url);
+    await page.waitForSelector('[role=tree] [role=treeitem]');
+    const box = 'input[aria-label="Search all sessions"]';
+    const results = 'section[aria-label="Search results"]';
+
+    // Every session of the store has user messages: one group per session.
+    await page.fill(box, 'type:user/message');
+    await page.press(box, 'Enter');
+    await page.waitForSelector(`${results} .ss-session`, { timeout: 15_000 });
+    await page.waitForFunction(
+      (n) =>
+        (globalThis as unknown as PageGlobals).document.querySelectorAll('section[aria-label="Search results"] .ss-session').length >= n,
+      5,
+      {
+        timeout: 15_000,
+      },
+    );
+
+    // dsh writes a user message with a word no session holds into other-1, after the index was built.
+    const other = specs[3] as StoreSessionSpec;
+    const path = paths[3] as string;
+    const lines = Array.from(generateLog({ ...other.gen, sessionId: other.id }).lines);
+    const opened = await openBytes(new TextEncoder().encode(`${lines.join('\n')}\n`), { name: 'other.jsonl' });
+    const log = opened.sessions[0]!.log;
+    const last = log.event(log.length - 1) as { seq: number; time: number };
+    const seq = last.seq + 1;
+    const event = {
+      seq,
+      time: last.time + 1000,
+      type: 'user/message',
+      data: { id: 'u-zebraquill', role: 'user', content: [{ type: 'text', text: 'please rename zebraquill' }], source: { kind: 'user' } },
+      surfaceOp: 'append',
+    };
+    appendFileSync(path, await zstdFrames([`${JSON.stringify(event)}\n`]));
+
+    // The index follows the growth: the new word is found in that session, at that event.
+    // Asked again until the server has seen the change (its watch polls every 500 ms here).
+    const found = async (): Promise<string | null> => {
+      await page.fill(box, 'zebraquill');
+      await page.press(box, 'Enter');
+      await page.waitForTimeout(300);
+      return page.textContent(`${results} .ss-match`).catch(() => null);
+    };
+    let text: string | null = null;
+    for (let i = 0; i < 40 && !(text ?? '').includes('zebraquill'); i++) text = await found();
+    expect(text).toContain(String(seq));
+    expect(text).toContain('zebraquill');
+    await page.click(`${results} .ss-match`);
+    await page.waitForSelector('.app[data-status=ready]');
+    await page.waitForFunction((n) => new RegExp(`[#&]seq=${n}(&|$)`).test((globalThis as unknown as PageGlobals).location.hash), seq, {
+      timeout: 15_000,
+    });
     expect(errors).toEqual([]);
     await page.close();
   });
