@@ -12,7 +12,7 @@ export type WorkerFactory = () => Worker;
 
 /** Options of {@link checkFiles}. */
 export interface PoolOptions {
-  /** Threads to use; 1 checks on the calling thread. */
+  /** Threads to use, the calling one included; 1 checks on the calling thread only. */
   jobs: number;
   /** How to start a worker; without one every file is checked on the calling thread. */
   spawn?: WorkerFactory | undefined;
@@ -42,38 +42,58 @@ export async function checkFiles(paths: readonly string[], options: PoolOptions)
   let delivered = 0;
   let done = 0;
   const spawn = options.spawn;
-  const threads = Array.from({ length: workers }, () => spawn());
+  // The calling thread is one of the `jobs`: it checks files too, between the workers' answers,
+  // instead of idling while they work (on a small machine an idle thread is a lost core).
+  const threads = Array.from({ length: workers - 1 }, () => spawn());
   try {
     await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      const accept = (id: number, result: FileCheck): void => {
+        results.set(id, result);
+        done += 1;
+        options.onProgress?.(done, total);
+        // Deliver in order: everything up to the first file still being checked.
+        for (let r = results.get(delivered); r !== undefined; r = results.get(delivered)) {
+          results.delete(delivered);
+          options.onResult(r, delivered);
+          delivered += 1;
+        }
+        if (delivered === total) resolve();
+      };
+      const fail = (error: Error): void => {
+        failed = true;
+        reject(error);
+      };
       const send = (worker: Worker): void => {
-        if (next >= total) return;
+        if (next >= total || failed) return;
         const id = next++;
         worker.postMessage({ id, path: paths[id] as string, options: options.check } satisfies CheckRequest);
       };
       for (const worker of threads) {
         worker.on('message', (response: CheckResponse) => {
           if ('failure' in response) {
-            reject(new Error(`checking ${paths[response.id] ?? '?'}: ${response.failure}`));
+            fail(new Error(`checking ${paths[response.id] ?? '?'}: ${response.failure}`));
             return;
           }
-          results.set(response.id, response.result);
-          done += 1;
-          options.onProgress?.(done, total);
-          // Deliver in order: everything up to the first file still being checked.
-          for (let r = results.get(delivered); r !== undefined; r = results.get(delivered)) {
-            results.delete(delivered);
-            options.onResult(r, delivered);
-            delivered += 1;
-          }
-          if (delivered === total) resolve();
-          else send(worker);
+          accept(response.id, response.result);
+          send(worker);
         });
-        worker.on('error', reject);
+        worker.on('error', fail);
         worker.on('exit', (code) => {
-          if (delivered < total) reject(new Error(`a check worker stopped (exit code ${code})`));
+          if (delivered < total) fail(new Error(`a check worker stopped (exit code ${code})`));
         });
         for (let k = 0; k < IN_FLIGHT; k++) send(worker);
       }
+      void (async () => {
+        while (next < total && !failed) {
+          const id = next++;
+          try {
+            accept(id, await checkFile(paths[id] as string, options.check));
+          } catch (error) {
+            fail(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
+      })();
     });
   } finally {
     await Promise.all(threads.map((t) => t.terminate()));
