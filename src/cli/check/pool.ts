@@ -86,6 +86,10 @@ export async function checkFiles(paths: readonly string[], options: PoolOptions)
       }
       void (async () => {
         while (next < total && !failed) {
+          // Let the workers' answers in first: a check reads its file synchronously, so without
+          // this the loop would never yield, and the workers would wait for work.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (next >= total || failed) break;
           const id = next++;
           try {
             accept(id, await checkFile(paths[id] as string, options.check));
