@@ -3,13 +3,14 @@
  * with the number of messages, each replace marked as a drop, and the cursor. Clicking moves the
  * cursor; focused, it is a slider (arrows, Page Up/Down, Home/End). Computed by the engine.
  */
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { KeyboardEvent, MouseEvent } from 'react';
 import type { CurveData } from '../../../protocol/protocol';
 import { useAppStore, useAppStoreApi } from '../../../store/react';
 import { useDeferredStep } from '../../hooks/useDeferredCursor';
 import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useRemote } from '../../hooks/useRemote';
+import { useWidth } from '../../hooks/useWidth';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
 import { bandPath, bucketAt, bucketsFor, cacheReadPath, linePath, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
@@ -17,7 +18,6 @@ import type { CurveRequestPoint, Plot } from './geometry';
 import { TokenTable } from './TokenTable';
 
 const HEIGHT = 76;
-const FALLBACK_WIDTH = 600;
 
 /** What the curve says about one step, as text (tooltip and slider value). */
 export function describeStep(curve: CurveData, step: number): string {
@@ -52,21 +52,6 @@ export function describeBreak(q: CurveRequestPoint): string {
         : `nothing in the log explains it (message ${b.at})`;
   const cache = q.cacheRead === null ? 'no cache reads recorded' : `recorded cache reads ${formatCount(q.cacheRead)} tokens`;
   return `✂ prefix break at request seq ${q.seq}: ${cause}; reusable ~${formatCount(q.reusedTokens)} of ~${formatCount(q.tokens)} tokens (estimate), ${cache}`;
-}
-
-function useWidth() {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(element.clientWidth);
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width: width > 0 ? width : FALLBACK_WIDTH };
 }
 
 export function ContextCurve() {

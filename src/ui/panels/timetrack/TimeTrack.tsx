@@ -7,7 +7,7 @@
  * The engine computes the spans once and sends only what the range in view needs (spans, or
  * their density when too many for the width).
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { TIME_LANES } from '../../../protocol/protocol';
 import type { LaneWindow, TimeItem, TimeLane, TimeTrackData } from '../../../protocol/protocol';
@@ -15,6 +15,7 @@ import { useAppStore } from '../../../store/react';
 import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
 import { useDeferredStep } from '../../hooks/useDeferredCursor';
 import { useRemote } from '../../hooks/useRemote';
+import { useWidth } from '../../hooks/useWidth';
 import { Panel } from '../../widgets/Panel';
 import { Overview } from './Overview';
 import { formatDuration, formatOffset, panRange, ticks, timeOfX, xOfTime, zoomRange } from './scale';
@@ -33,22 +34,6 @@ const LANE_H = 16;
 const AXIS_H = 14;
 const LABEL_W = 96;
 const PAD_R = 8;
-const FALLBACK_WIDTH = 600;
-
-function useWidth() {
-  const ref = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
-    const element = ref.current;
-    if (!element) return;
-    setWidth(element.clientWidth);
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-  return { ref, width: width > 0 ? width : FALLBACK_WIDTH };
-}
 
 /** What a span says, as text (its tooltip, its accessible name, the readout). */
 export function describeItem(item: TimeItem): string {
