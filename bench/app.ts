@@ -175,7 +175,8 @@ async function load(page: Page, file: string): Promise<Loaded> {
   await page.waitForSelector('.app[data-status="ready"]', { timeout: 120_000 });
   const times = await page.evaluate(() => ({ ...(globalThis as ProbeWindow).__bench.load, now: performance.now() }));
   const status = (await page.getByRole('status').textContent()) ?? '';
-  const events = Number(/Loaded (\d+) events/.exec(status)?.[1] ?? NaN);
+  // The count is formatted for reading ("1,000,431 events").
+  const events = Number((/Loaded ([\d,]+) events?/.exec(status)?.[1] ?? 'NaN').replace(/,/g, ''));
   const details = (await page.locator('.status-details').textContent()) ?? '';
   const engine = /(\d+) ms/.exec(details);
   const firstSeq = Number(await page.locator('section[aria-label="Timeline"] [role="row"][data-seq]').first().getAttribute('data-seq'));
@@ -305,7 +306,8 @@ async function play(page: Page, seconds: number): Promise<number> {
   await setPhase(page, 'play');
   await page.getByRole('button', { name: 'Play' }).click();
   await page.waitForTimeout(seconds * 1000);
-  await page.getByRole('button', { name: 'Pause' }).click();
+  // One toggle: the same "Play" button, pressed while playing.
+  await page.getByRole('button', { name: 'Play', pressed: true }).click();
   await setPhase(page, 'idle');
   const readout = (await page.locator('.tp-readout b').first().textContent()) ?? '0';
   return Number(readout.replace(/,/g, ''));
