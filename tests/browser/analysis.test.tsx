@@ -44,7 +44,10 @@ describe('prefix-cache breaks in the browser', () => {
       await waitFor(() => expect(curve.querySelectorAll('.curve-break')).toHaveLength(breaks.length), { timeout: 20_000 });
       expect([...curve.querySelectorAll('.curve-break')].map((g) => Number(g.getAttribute('data-step')))).toEqual(breaks);
       expect(curve.querySelector('.curve-reused')?.getAttribute('d')).toMatch(/^M/);
-      expect(within(curve).getByRole('table')).toBeTruthy();
+      // The tokens-per-turn rows are rendered once the table is opened.
+      expect(within(curve).queryByRole('table')).toBeNull();
+      fireEvent.click(within(curve).getByText(/^Tokens per turn/));
+      await waitFor(() => expect(within(curve).getByRole('table')).toBeTruthy());
 
       store.getState().goTo(0);
       const next = screen.getByRole('button', { name: 'Next prefix-cache break' });

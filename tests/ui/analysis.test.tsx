@@ -33,6 +33,14 @@ async function loaded() {
 
 const region = () => screen.getByRole('region', { name: 'Context curve' });
 
+/** Opens the tokens-per-turn table, whose rows are rendered only while it is open. */
+async function openTokenTable(): Promise<HTMLElement> {
+  const summary = await waitFor(() => within(region()).getByText(/^Tokens per turn/), { timeout: 10_000 });
+  expect(within(region()).queryByRole('table')).toBeNull();
+  fireEvent.click(summary);
+  return waitFor(() => within(region()).getByRole('table'));
+}
+
 describe('Analysis views', () => {
   it('marks every prefix break on the curve, with what broke it and the recorded cache reads', async () => {
     const { expected, test } = await loaded();
@@ -81,7 +89,7 @@ describe('Analysis views', () => {
   it('lists recorded tokens per turn with the session totals', async () => {
     const { expected, test } = await loaded();
     renderWith(<ContextCurve />, test);
-    const table = await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    const table = await openTokenTable();
     const turns = new Set(expected.analytics!.requests.map((r) => r.turn));
     expect(within(table).getAllByRole('row')).toHaveLength(turns.size + 2);
     const input = expected.analytics!.requests.reduce((n, r) => n + (r.usage?.input ?? 0), 0);
@@ -95,7 +103,7 @@ describe('Analysis views', () => {
     const store = createAppStore(client, { storage, scheduler: new FakeScheduler(), location: new FakeLocation() });
     await store.getState().openSource({ kind: 'text', name: 'gen.jsonl', text });
     renderWith(<ContextCurve />, { store, client: client as never, scheduler: new FakeScheduler(), location: new FakeLocation() });
-    const table = await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    const table = await openTokenTable();
     expect(region().textContent).toContain('Logs record no prices, so no cost is shown');
     expect(within(table).queryByRole('columnheader', { name: 'Cost' })).toBeNull();
 
@@ -144,7 +152,7 @@ describe('Analysis views', () => {
   it('refuses a price that is not a number and says so', async () => {
     const { test } = await loaded();
     renderWith(<ContextCurve />, test);
-    await waitFor(() => within(region()).getByRole('table'), { timeout: 10_000 });
+    await waitFor(() => within(region()).getByText(/^Tokens per turn/), { timeout: 10_000 });
     fireEvent.click(within(region()).getByRole('button', { name: 'Set prices…' }));
     const form = within(region()).getByRole('form', { name: 'Prices per model' });
     const model = form.querySelector<HTMLInputElement>('input[aria-label="Model of row 1"]')!.value;

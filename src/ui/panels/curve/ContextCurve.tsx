@@ -135,6 +135,17 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
       >
         <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} aria-hidden="true" focusable="false">
           {layer}
+        </svg>
+        {/* The cursor has an SVG of its own over the plot: a seek changes three elements, and
+            the plot's thousands of marks (a replace, a prefix break each) are not laid out again. */}
+        <svg
+          className="curve-cursor-layer"
+          width={width}
+          height={HEIGHT}
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+          aria-hidden="true"
+          focusable="false"
+        >
           <line className="curve-cursor-halo" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           <line className="curve-cursor" x1={cursorX} x2={cursorX} y1={0} y2={HEIGHT} />
           {here ? <circle className="curve-dot" cx={cursorX} cy={yOf(plot, curve.bytesMax, here.bytesMax)} r={3} /> : null}

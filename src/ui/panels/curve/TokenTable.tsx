@@ -4,7 +4,7 @@
  * the prices the user gave (logs record none). The counts are the provider's own, from each
  * model request's recorded usage; steps open under their turn.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { sessionCost } from '../../../protocol/protocol';
 import type { Cost, CurveUsage } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
@@ -48,63 +48,26 @@ function Bar({ t, max }: { t: Omit<Totals, 'models'>; max: number }) {
 
 const modelName = (m: string | null): string => m ?? '(no model named)';
 
-export function TokenTable({ usage }: { usage: CurveUsage }) {
+/**
+ * Memoized: the context curve re-renders on every seek, and a long session has thousands of
+ * turns. The rows are rendered only while the table is open, for the same reason.
+ */
+export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsage }) {
   const prices = useAppStore((s) => s.prices);
   const [editing, setEditing] = useState(false);
+  const [open, setOpen] = useState(false);
   if (usage.total.requests === 0) return null;
-  const max = usage.turns.reduce((m, t) => Math.max(m, t.input + t.output), 0);
   const priced = Object.keys(prices).length > 0;
   const cost = priced ? sessionCost(usage, prices) : null;
   const models = usage.total.models.map((m) => m.model);
   return (
-    <details className="tok">
+    <details className="tok" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Tokens per turn (recorded): {formatCount(usage.total.input)} in ({formatCount(usage.total.cacheRead)} cache reads),{' '}
         {formatCount(usage.total.output)} out over {formatCount(usage.total.requests)} model requests
         {cost ? `, ${formatCost(cost.total)}` : ''}
       </summary>
-      <table className="tok-table">
-        <thead>
-          <tr>
-            <th scope="col">Turn</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Input</th>
-            <th scope="col">Cache read</th>
-            <th scope="col">Output</th>
-            <th scope="col">Reasoning</th>
-            {cost ? <th scope="col">Cost</th> : null}
-            <th scope="col">
-              <span className="lg tok-in-lg">■ input</span> <span className="lg tok-cache-lg">■ cached</span>{' '}
-              <span className="lg tok-out-lg">■ output</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {usage.turns.map((t, i) => (
-            <tr key={String(t.turn)} data-turn={t.turn ?? ''}>
-              <th
-                scope="row"
-                title={t.steps.map((s) => `step ${s.step ?? '?'}: ${formatCount(s.input)} in, ${formatCount(s.output)} out`).join('\n')}
-              >
-                {t.turn ?? '—'}
-              </th>
-              <Cells t={t} />
-              {cost ? <td className="mono tok-cost">{formatCost(cost.turns[i] as Cost)}</td> : null}
-              <td className="tok-bar-cell">
-                <Bar t={t} max={max} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-        <tfoot>
-          <tr>
-            <th scope="row">Total</th>
-            <Cells t={usage.total} />
-            {cost ? <td className="mono tok-cost">{formatCost(cost.total)}</td> : null}
-            <td />
-          </tr>
-        </tfoot>
-      </table>
+      {open ? <TurnTable usage={usage} cost={cost} /> : null}
       <p className="hint">
         {cost
           ? cost.total.unpriced > 0
@@ -118,5 +81,54 @@ export function TokenTable({ usage }: { usage: CurveUsage }) {
       </p>
       {editing ? <PriceSettings models={models} onDone={() => setEditing(false)} /> : null}
     </details>
+  );
+});
+
+/** The rows, one per turn, and the totals. */
+function TurnTable({ usage, cost }: { usage: CurveUsage; cost: ReturnType<typeof sessionCost> | null }) {
+  const max = usage.turns.reduce((m, t) => Math.max(m, t.input + t.output), 0);
+  return (
+    <table className="tok-table">
+      <thead>
+        <tr>
+          <th scope="col">Turn</th>
+          <th scope="col">Requests</th>
+          <th scope="col">Input</th>
+          <th scope="col">Cache read</th>
+          <th scope="col">Output</th>
+          <th scope="col">Reasoning</th>
+          {cost ? <th scope="col">Cost</th> : null}
+          <th scope="col">
+            <span className="lg tok-in-lg">■ input</span> <span className="lg tok-cache-lg">■ cached</span>{' '}
+            <span className="lg tok-out-lg">■ output</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {usage.turns.map((t, i) => (
+          <tr key={String(t.turn)} data-turn={t.turn ?? ''}>
+            <th
+              scope="row"
+              title={t.steps.map((s) => `step ${s.step ?? '?'}: ${formatCount(s.input)} in, ${formatCount(s.output)} out`).join('\n')}
+            >
+              {t.turn ?? '—'}
+            </th>
+            <Cells t={t} />
+            {cost ? <td className="mono tok-cost">{formatCost(cost.turns[i] as Cost)}</td> : null}
+            <td className="tok-bar-cell">
+              <Bar t={t} max={max} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Total</th>
+          <Cells t={usage.total} />
+          {cost ? <td className="mono tok-cost">{formatCost(cost.total)}</td> : null}
+          <td />
+        </tr>
+      </tfoot>
+    </table>
   );
 }
