@@ -4,7 +4,7 @@
  */
 import type { SessionSummary, SurfaceErrorInfo } from '../protocol/protocol';
 import { noteIndexAt } from './slices/demo';
-import type { AppState, LoadStatus } from './types';
+import type { AppState, FollowPin, LoadStatus } from './types';
 
 export const selectClient = (s: AppState) => s.client;
 export const selectStatus = (s: AppState): LoadStatus => s.status;
@@ -41,6 +41,13 @@ export const selectSpeed = (s: AppState) => s.speed;
 export const selectHighlight = (s: AppState) => s.highlight;
 export const selectAtStart = (s: AppState): boolean => s.step <= 0;
 export const selectAtEnd = (s: AppState): boolean => s.step >= selectAccepted(s);
+
+/** A followed session pinned to its end: the cursor and the timeline move to every new end. */
+export const selectFollowPinned = (s: AppState): boolean => s.live?.active === true && s.live.pin.pinned;
+
+/** A followed session's pause (what paused it, its event count then), or null when pinned or not followed. */
+export const selectFollowPause = (s: AppState): Extract<FollowPin, { pinned: false }> | null =>
+  s.live?.active === true && !s.live.pin.pinned ? s.live.pin : null;
 
 export const selectFilter = (s: AppState) => s.filter;
 export const selectSearch = (s: AppState) => s.search;

@@ -307,7 +307,18 @@ export interface LiveState {
   error: string | null;
   /** Said to screen readers: a new replace arrived. */
   announce: string | null;
+  /** Whether the cursor and the timeline follow the end, like a terminal's scroll lock. */
+  pin: FollowPin;
 }
+
+/**
+ * The scroll lock of a followed session: pinned, the cursor moves to every new end and the
+ * timeline shows it; paused, neither moves until End (or, after a scroll, scrolling back to
+ * the very bottom). `by` says what paused it: a scroll of the timeline (the cursor stayed) or a
+ * move of the cursor; `events` is how many events the session had then, so the app can say
+ * how many arrived since.
+ */
+export type FollowPin = { pinned: true } | { pinned: false; by: 'scroll' | 'cursor'; events: number };
 
 export interface FollowSlice {
   /** Null until following is asked for; reset by every open. */
@@ -315,13 +326,21 @@ export interface FollowSlice {
   /** Follow the open source (a URL, or a file picked with a handle); says why when it cannot. */
   startFollow(): void;
   stopFollow(): void;
-  /** Why the open source cannot be followed here, or null when it can. */
   /**
    * The source changed, as something other than a look says (the store's events stream, a file
    * observer): a waiting look runs now instead of at its time. Nothing when not following.
    */
   followHint(): void;
+  /** Why the open source cannot be followed here, or null when it can. */
   followRefusal(): string | null;
+  /**
+   * The user scrolled the timeline (a wheel, the scrollbar, keys; never a scroll the app made)
+   * and it now ends at the last row (`atEnd`) or not. Away from the end pauses a pinned follow;
+   * back at the very bottom resumes one that a scroll paused. Nothing when not following.
+   */
+  timelineScrolled(atEnd: boolean): void;
+  /** End for a followed session: the cursor to the end (the selection stays) and pinned again; nothing when not following. */
+  followEnd(): void;
 }
 
 /** "Search all sessions" of `surface-lens view` (see slices/storeSearch.ts). */

@@ -11,7 +11,7 @@ import { createAppStore } from '../../src/store/createAppStore';
 import { memoryStorage, noLocation } from '../../src/store/deps';
 import type { Scheduler } from '../../src/store/deps';
 import { createEngine } from '../../src/worker/engine';
-import type { FollowFetch } from '../../src/worker/follow';
+import { rangeHost } from '../support/range-host';
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -34,38 +34,6 @@ class ManualScheduler implements Scheduler {
   }
 }
 
-/** A host serving `bytes` with Range support. */
-function host(): { set(bytes: Uint8Array): void; fetch: FollowFetch } {
-  let bytes: Uint8Array = new Uint8Array(0);
-  let version = 0;
-  return {
-    set(next) {
-      bytes = next;
-      version++;
-    },
-    fetch: async (_url, init) => {
-      const range = /^bytes=(\d+)-(\d*)$/.exec(init?.headers?.Range ?? '');
-      const etag = `"${version}"`;
-      const make = (status: number, body: Uint8Array, extra: Record<string, string> = {}) => {
-        const headers: Record<string, string> = { etag, ...extra };
-        return {
-          ok: status < 300,
-          status,
-          statusText: '',
-          headers: { get: (n: string) => headers[n.toLowerCase()] ?? null },
-          arrayBuffer: async () => body.slice().buffer,
-        };
-      };
-      if (init?.headers?.['If-None-Match'] === etag) return make(304, new Uint8Array(0));
-      if (range === null) return make(200, bytes);
-      const from = Number(range[1]);
-      const to = range[2] === '' ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2]));
-      if (from >= bytes.length) return make(416, new Uint8Array(0), { 'content-range': `bytes */${bytes.length}` });
-      return make(206, bytes.subarray(from, to + 1), { 'content-range': `bytes ${from}-${to}/${bytes.length}` });
-    },
-  };
-}
-
 const lines = generateText({
   seed: 41,
   events: 900,
@@ -85,7 +53,7 @@ async function settle(scheduler: ManualScheduler, until: () => boolean): Promise
 
 describe('live follow', () => {
   it('follows a growing URL: pinned cursor moves, a stepped-back cursor and the selection stay, replaces announced, a shrink said', async () => {
-    const server = host();
+    const server = rangeHost();
     server.set(prefix(Math.floor(lines.length / 5)));
     const scheduler = new ManualScheduler();
     let clock = 1000;

@@ -10,6 +10,7 @@ import { EngineDeadError } from '../../src/client/errors';
 import { CORE_METHODS } from '../../src/protocol/protocol';
 import type { CoreApi, CoreMethod, LoadSummary, RowOfParams, RowsParams, RowWindow, TimelineRow } from '../../src/protocol/protocol';
 import { createEngine } from '../../src/worker/engine';
+import type { FollowFetch } from '../../src/worker/follow';
 
 /** The project's text fixtures, bundled by Vite (the tests run in Node and in jsdom alike). */
 const FIXTURES = import.meta.glob<string>('../fixtures/*.jsonl', { query: '?raw', import: 'default', eager: true });
@@ -43,6 +44,8 @@ export interface TestEngineOptions {
   engineHome?: EngineHome;
   /** The protocol version `hello` answers (an engine of another build). @default the engine's own */
   protocolVersion?: number;
+  /** How the engine fetches a followed URL (e.g. `tests/support/range-host.ts`). @default none: following a URL fails */
+  fetch?: FollowFetch;
 }
 
 export interface RecordedCall {
@@ -66,7 +69,7 @@ function requests(): abstract new () => CoreApi {
 /** A {@link CoreClient} over the real in-process engine, with test controls. */
 export class TestEngine extends requests() implements CoreClient {
   readonly calls: RecordedCall[] = [];
-  readonly engine: CoreApi = createEngine({ pause: () => this.loadGate?.wait ?? Promise.resolve() });
+  readonly engine: CoreApi;
   private held: (() => void)[] | null = null;
   /** While set, every yield of a running load (after each progress report) waits for it. */
   private loadGate: { wait: Promise<void>; open: () => void } | null = null;
@@ -77,6 +80,8 @@ export class TestEngine extends requests() implements CoreClient {
 
   constructor(private readonly options: TestEngineOptions = {}) {
     super();
+    const fetch = options.fetch;
+    this.engine = createEngine({ pause: () => this.loadGate?.wait ?? Promise.resolve(), ...(fetch ? { fetch } : {}) });
   }
 
   get engineHome(): EngineHome {

@@ -56,7 +56,7 @@ describe('LiveControl', () => {
     bytes = text(lines.length);
     await waitFor(() => expect(document.querySelector('.live-indicator')?.textContent).toMatch(/Live · last change/));
     expect(store.getState().load!.sessions[0]!.replacements).toBeGreaterThan(before);
-    expect(document.querySelector('[aria-live="polite"]')?.textContent).toMatch(/new replaces? (was|were) applied/);
+    expect(document.querySelector('.live-announce')?.textContent).toMatch(/new replaces? (was|were) applied/);
     fireEvent.click(screen.getByRole('button', { name: 'Follow' }));
     expect(document.querySelector('.live-indicator')).toBeNull();
     store.dispose();

@@ -6,6 +6,7 @@ import { errorMessage, isAbortError } from '../../client/errors';
 import type { NavigateKind, SessionSummary } from '../../protocol/protocol';
 import type { AppSlice, AppState, CursorSlice, StoreContext } from '../types';
 import { selectSessionId } from '../selectors';
+import { pinAfterMove } from './follow';
 
 /** Above this speed, a tick applies several steps instead of firing more often than a frame. */
 const FRAME_MS = 1000 / 60;
@@ -81,9 +82,12 @@ export const createCursorSlice =
         const state = get();
         const next = clampStep(state, step);
         const select = options.select ?? true;
-        const applied = seqAppliedAt(currentSession(state), next);
-        if (select && applied !== null) set({ step: next, selectedSeq: applied });
-        else set({ step: next });
+        const session = currentSession(state);
+        const applied = seqAppliedAt(session, next);
+        // Every move of the cursor says whether a followed session stays pinned to its end.
+        const pin = pinAfterMove(state.live, session, next);
+        if (select && applied !== null) set({ step: next, selectedSeq: applied, ...pin });
+        else set({ step: next, ...pin });
       },
 
       stepBy(delta) {

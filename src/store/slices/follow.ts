@@ -2,13 +2,17 @@
  * Live follow: the open source is looked at again while dsh may still be writing it (a URL by
  * Range requests, a picked file through its File System Access handle), and what it gained
  * becomes the session (the engine's `grow`). The cursor follows the end like a terminal's
- * scroll lock: when new events arrive with the cursor at the end it moves to the new end; a
- * cursor stepped back stays where it is, and End pins it again. Selection, filters, search and
- * open spans are kept; a new replace is announced.
+ * scroll lock, and `live.pin` is the one place that says whether it does: pinned, new events
+ * move the cursor to the new end (and the timeline shows it); a cursor moved elsewhere, or a
+ * timeline the user scrolled away from its end, pauses it, and End pins it again. A pause by
+ * scrolling also ends when the user scrolls back to the very bottom (what the scroll did, the
+ * scroll undoes); a pause by moving the cursor does not, since the step the user chose is
+ * what the surface shows. Selection, filters, search and open spans are kept; a new replace
+ * is announced.
  */
 import { errorMessage } from '../../client/errors';
-import type { GrowRequest, GrowResult, LoadSummary } from '../../protocol/protocol';
-import type { AppSlice, FollowSlice, LiveState, LoadSource, StoreContext } from '../types';
+import type { GrowRequest, GrowResult, LoadSummary, SessionSummary } from '../../protocol/protocol';
+import type { AppSlice, AppState, FollowPin, FollowSlice, LiveState, LoadSource, StoreContext } from '../types';
 
 /** The first look after a change; nothing new backs off from it. */
 export const FOLLOW_INTERVAL_MS = 1000;
@@ -26,6 +30,21 @@ export function followRefusal(source: LoadSource | null): string | null {
       : 'Following a picked file needs Chromium (the File System Access API: open it with "Open file…" there) or `surface-lens view`.';
   }
   return 'Only a URL or a picked file can be followed.';
+}
+
+const PINNED: FollowPin = Object.freeze({ pinned: true });
+
+/**
+ * What a move of the cursor to `step` of `session` does to the pin: at the end it pins, anywhere
+ * else it pauses (a pause keeps the event count of its start). The store update to merge, empty
+ * when nothing changes or nothing is followed, so a move during playback costs no render.
+ */
+export function pinAfterMove(live: LiveState | null, session: SessionSummary | null, step: number): Partial<Pick<AppState, 'live'>> {
+  if (!live?.active) return {};
+  if (step >= (session?.accepted ?? 0)) return live.pin.pinned ? {} : { live: { ...live, pin: PINNED } };
+  if (!live.pin.pinned && live.pin.by === 'cursor') return {};
+  const events = live.pin.pinned ? (session?.events ?? 0) : live.pin.events;
+  return { live: { ...live, pin: { pinned: false, by: 'cursor', events } } };
 }
 
 function announcement(before: LoadSummary | null, after: LoadSummary, session: number): string | null {
@@ -99,8 +118,9 @@ export const createFollowSlice =
       const before = state.load;
       const session = Math.min(state.session, Math.max(0, summary.sessions.length - 1));
       const end = summary.sessions[session]?.accepted ?? 0;
-      const wasAtEnd = state.step >= (before?.sessions[state.session]?.accepted ?? 0);
-      const step = wasAtEnd || result.kind === 'reread' ? end : Math.min(state.step, end);
+      // A re-read starts over: the old places mean nothing in the new text, so it follows the end.
+      const pin = result.kind === 'reread' ? PINNED : live.pin;
+      const step = pin.pinned ? end : Math.min(state.step, end);
       const grew =
         ctx.lastSource?.kind !== 'store'
           ? {}
@@ -114,7 +134,7 @@ export const createFollowSlice =
         load: summary,
         session,
         step,
-        live: { ...live, lastAppendAt: at, announce: announcement(before, summary, session) ?? live.announce },
+        live: { ...live, pin, lastAppendAt: at, announce: announcement(before, summary, session) ?? live.announce },
         ...grew,
       });
     };
@@ -155,13 +175,18 @@ export const createFollowSlice =
       startFollow() {
         const refusal = followRefusal(ctx.lastSource);
         if (refusal !== null) {
-          set({ live: { active: false, lastAppendAt: null, note: null, error: refusal, announce: null } });
+          set({ live: { active: false, lastAppendAt: null, note: null, error: refusal, announce: null, pin: PINNED } });
           return;
         }
         stopTimer();
         watchHandle(ctx.lastSource);
         const mine = ++generation;
-        set({ live: { active: true, lastAppendAt: get().live?.lastAppendAt ?? null, note: null, error: null, announce: null } });
+        // Follow pins when the cursor is at the end; a cursor stepped back stays, paused, until End.
+        const state = get();
+        const session = state.load?.sessions[state.session] ?? null;
+        const pin: FollowPin =
+          state.step >= (session?.accepted ?? 0) ? PINNED : { pinned: false, by: 'cursor', events: session?.events ?? 0 };
+        set({ live: { active: true, lastAppendAt: state.live?.lastAppendAt ?? null, note: null, error: null, announce: null, pin } });
         void look(ctx.loadToken, mine, FOLLOW_INTERVAL_MS);
       },
 
@@ -171,6 +196,26 @@ export const createFollowSlice =
 
       followRefusal() {
         return followRefusal(ctx.lastSource);
+      },
+
+      timelineScrolled(atEnd) {
+        const state = get();
+        const live = state.live;
+        if (!live?.active) return;
+        if (atEnd) {
+          if (!live.pin.pinned && live.pin.by === 'scroll') state.followEnd();
+          return;
+        }
+        if (!live.pin.pinned) return;
+        const events = state.load?.sessions[state.session]?.events ?? 0;
+        set({ live: { ...live, pin: { pinned: false, by: 'scroll', events } } });
+      },
+
+      followEnd() {
+        const state = get();
+        if (!state.live?.active) return;
+        state.pause();
+        state.goTo(state.load?.sessions[state.session]?.accepted ?? 0, { select: false });
       },
 
       stopFollow() {

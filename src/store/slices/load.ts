@@ -7,6 +7,7 @@ import { errorMessage, isAbortError } from '../../client/errors';
 import type { OpenRequest } from '../../protocol/protocol';
 import type { AppSlice, AppState, KeptLoad, LoadSlice, LoadSource, SampleInfo, StoreContext } from '../types';
 import { FRESH_SEARCH } from './filter';
+import { pinAfterMove } from './follow';
 
 const SAFE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
@@ -299,7 +300,8 @@ export const createLoadSlice =
         // Each session of a file keeps its own place: coming back to one finds its step and selection.
         ctx.sessionCursors.set(state.session, { step: state.step, selectedSeq: state.selectedSeq });
         const place = ctx.sessionCursors.get(index) ?? { step: session.accepted, selectedSeq: null };
-        set({ ...freshSessionState(), session: index, step: Math.min(place.step, session.accepted), selectedSeq: place.selectedSeq });
+        const step = Math.min(place.step, session.accepted);
+        set({ ...freshSessionState(), session: index, step, selectedSeq: place.selectedSeq, ...pinAfterMove(state.live, session, step) });
       },
     };
   };

@@ -19,6 +19,13 @@
  * - `scrollToIndex` renders the new range first and writes `scrollTop` once, after the commit
  *   (one layout per reveal instead of a forced layout before the rows change and another after).
  *
+ * A list that grows (a followed session) either sticks to its end (`stickToEnd`: every new last
+ * row is scrolled into view) or keeps what is on screen where it is: rows arrive below, and when
+ * the compressed geometry changes its pitch the first visible row is kept at the top. Scrolls
+ * the user makes (a wheel, the scrollbar, keys) are told apart from those the list makes by
+ * their offset: every `scrollTop` the list writes is remembered, and a scroll event that lands
+ * elsewhere is the user's (`onUserScroll`).
+ *
  * jsdom has no layout: tests provide a viewport height with {@link VirtualViewportProvider}.
  */
 import {
@@ -35,7 +42,7 @@ import {
 } from 'react';
 import type { CSSProperties, HTMLAttributes, ReactNode, Ref } from 'react';
 import { flushSync } from 'react-dom';
-import { offsetForIndex, rowTop, scrollGeometry, visibleRange } from './scaledScroll';
+import { firstRowAt, offsetForIndex, rowTop, scrollGeometry, visibleRange } from './scaledScroll';
 import type { Align, ScrollGeometry } from './scaledScroll';
 
 export interface ViewportSize {
@@ -53,7 +60,8 @@ export function useFixedViewport(): ViewportSize | null {
 }
 
 export interface VirtualListHandle {
-  scrollToIndex(index: number, align?: Align): void;
+  /** Scrolls row `index` into view; `byUser` when a key the user pressed asked for it (see `onUserScroll`). */
+  scrollToIndex(index: number, align?: Align, options?: { byUser?: boolean }): void;
   /** Rows currently in the viewport (not counting overscan). */
   visibleRange(): { first: number; last: number };
 }
@@ -91,7 +99,17 @@ export interface VirtualListProps {
    */
   recycleRows?: boolean;
   handleRef?: Ref<VirtualListHandle>;
+  /** Keep the last row in view whenever the list grows or this turns on (a followed end). @default false */
+  stickToEnd?: boolean;
+  /**
+   * The user scrolled (not the list itself), and the list now ends at its last row (`atEnd`)
+   * or not. Also called for a `scrollToIndex` marked `byUser` that moves the list.
+   */
+  onUserScroll?: (atEnd: boolean) => void;
 }
+
+/** How close to the largest offset still counts as the end (browsers round offsets to device pixels). */
+const END_SLACK_PX = 2;
 
 /** Rows are positioned relative to a multiple of this row index. */
 export const ANCHOR_ROWS = 1024;
@@ -138,6 +156,13 @@ function ringSize(expected: number, rendered: number): number {
   return size;
 }
 
+/** Writes `scrollTop` as the list's own scroll (its event is not the user's) and the last offset seen. */
+function writeScrollTop(element: HTMLElement, top: number, own: { current: number | null }, last: { current: number }): void {
+  own.current = top;
+  last.current = top;
+  element.scrollTop = top;
+}
+
 const blockTransform = (g: ScrollGeometry, anchor: number, offset: number): string =>
   `translateY(${rowTop(g, anchor, Math.min(offset, g.maxOffset))}px)`;
 
@@ -153,6 +178,8 @@ export function VirtualList({
   renderOverlay,
   recycleRows = false,
   handleRef,
+  stickToEnd = false,
+  onUserScroll,
 }: VirtualListProps) {
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const blockRef = useRef<HTMLDivElement | null>(null);
@@ -185,32 +212,50 @@ export function VirtualList({
   const lastTop = useRef(0);
   /** A `scrollTop` to write after the next commit (see `scrollToIndex`). */
   const pendingScroll = useRef<number | null>(null);
+  /** The last `scrollTop` the list wrote itself, until its scroll event: that event is not the user's. */
+  const ownWrite = useRef<number | null>(null);
+  const userScroll = useRef(onUserScroll);
   useLayoutEffect(() => {
     latest.current = { geometry, first, last, anchor, scaled, overscan };
+    userScroll.current = onUserScroll;
   });
   useLayoutEffect(() => {
     const element = scrollRef.current;
     const target = pendingScroll.current;
     if (!element || target === null) return;
     pendingScroll.current = null;
-    element.scrollTop = target;
+    writeScrollTop(element, target, ownWrite, lastTop);
   }, [scrollRequest]);
 
   // The compressed geometry reserves a viewport-sized padding at the end, so a list scrolled to
   // its end would no longer end exactly at its last row after the viewport changes size (a
   // panel above or below it grows): keep such a list pinned to its end.
+  //
+  // A list that sticks to its end shows its last row whatever changed (rows arrived, the
+  // viewport moved). One that does not keeps its first visible row when its count changes: in
+  // plain geometry the offset already does, but a compressed one changes its pitch with the
+  // count, and the same offset would show other rows (a jump of thousands on a million).
   const previousGeometry = useRef(geometry);
   useLayoutEffect(() => {
     const previous = previousGeometry.current;
     previousGeometry.current = geometry;
     const element = scrollRef.current;
-    if (previous === geometry || !element || previous.count !== geometry.count) return;
-    const atEnd = previous.maxOffset > 0 && lastTop.current >= previous.maxOffset - 1;
-    if (!atEnd || lastTop.current === geometry.maxOffset) return;
-    lastTop.current = geometry.maxOffset;
-    element.scrollTop = geometry.maxOffset;
-    setOffset(geometry.maxOffset);
-  }, [geometry]);
+    if (!element || geometry.count === 0) return;
+    let target: number;
+    if (stickToEnd) target = geometry.maxOffset;
+    else if (previous === geometry) return;
+    else if (previous.count !== geometry.count) {
+      if (previous.pitch === geometry.pitch || previous.count === 0) return;
+      target = Math.min(geometry.maxOffset, firstRowAt(previous, lastTop.current) * geometry.pitch);
+    } else {
+      const atEnd = previous.maxOffset > 0 && lastTop.current >= previous.maxOffset - 1;
+      if (!atEnd) return;
+      target = geometry.maxOffset;
+    }
+    if (lastTop.current === target) return;
+    writeScrollTop(element, target, ownWrite, lastTop);
+    setOffset(target);
+  }, [geometry, stickToEnd]);
 
   useEffect(() => {
     const element = scrollRef.current;
@@ -219,6 +264,10 @@ export function VirtualList({
       const l = latest.current;
       const top = element.scrollTop;
       lastTop.current = top;
+      const own = ownWrite.current;
+      ownWrite.current = null;
+      // Our own write lands where it was written (to within the rounding to device pixels).
+      if (own === null || Math.abs(top - own) > 1) userScroll.current?.(top >= l.geometry.maxOffset - END_SLACK_PX);
       const next = windowAt(l.geometry, top, l.overscan);
       if (next.first !== l.first || next.last !== l.last || next.anchor !== l.anchor) {
         flushSync(() => setOffset(top));
@@ -238,10 +287,11 @@ export function VirtualList({
   }, [first, last, onRangeChange]);
 
   const scrollToIndex = useCallback(
-    (index: number, align: Align = 'auto') => {
+    (index: number, align: Align = 'auto', options: { byUser?: boolean } = {}) => {
       if (count === 0) return;
       const target = offsetForIndex(geometry, Math.max(0, Math.min(count - 1, index)), align, lastTop.current);
       if (target === lastTop.current) return;
+      if (options.byUser) userScroll.current?.(target >= geometry.maxOffset - END_SLACK_PX);
       lastTop.current = target;
       pendingScroll.current = target;
       setOffset(target);

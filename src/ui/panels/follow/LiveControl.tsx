@@ -1,8 +1,12 @@
 /**
  * Follow and the Live indicator: the open source looked at again while it grows. Shows the time
  * of the last change and what the last look said; a new replace is announced to screen readers.
+ * While following, it says when the scroll lock is paused (the cursor stepped back, or the
+ * timeline scrolled away from its end), how many events arrived since, and offers the way back.
  */
 import { useAppStore } from '../../../store/react';
+import { selectFollowPause } from '../../../store/selectors';
+import { plural } from '../../format';
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -11,7 +15,10 @@ export function LiveControl() {
   const status = useAppStore((s) => s.status);
   const startFollow = useAppStore((s) => s.startFollow);
   const stopFollow = useAppStore((s) => s.stopFollow);
+  const followEnd = useAppStore((s) => s.followEnd);
   const refusal = useAppStore((s) => s.followRefusal);
+  const paused = useAppStore(selectFollowPause);
+  const arrived = useAppStore((s) => (paused ? Math.max(0, (s.load?.sessions[s.session]?.events ?? 0) - paused.events) : 0));
   if (status !== 'ready') return null;
   const active = live?.active === true;
   const cannot = refusal();
@@ -35,13 +42,34 @@ export function LiveControl() {
           {live.lastAppendAt !== null ? <span className="muted"> · last change {time.format(live.lastAppendAt)}</span> : null}
         </span>
       ) : null}
+      {/* Said once when the pin pauses or resumes; the growing count beside it is not re-read. */}
+      {active ? (
+        <span className="live-pin" aria-live="polite">
+          {paused ? 'Paused — End to follow' : ''}
+        </span>
+      ) : null}
+      {paused && arrived > 0 ? <span className="live-arrived muted">{plural(arrived, 'new event')} since</span> : null}
+      {paused ? (
+        <button
+          type="button"
+          className="live-resume"
+          title={
+            paused.by === 'scroll'
+              ? 'The timeline was scrolled away from the end: move the cursor to the end and follow it again (End, or scroll to the bottom)'
+              : 'The cursor was moved back: move it to the end and follow it again (End)'
+          }
+          onClick={followEnd}
+        >
+          Follow the end
+        </button>
+      ) : null}
       {live?.note ? <span className="live-note muted">{live.note}</span> : null}
       {live?.error ? (
         <span className="live-error" role="alert">
           {live.error}
         </span>
       ) : null}
-      <span className="sr-only" aria-live="polite">
+      <span className="sr-only live-announce" aria-live="polite">
         {live?.announce ?? ''}
       </span>
     </span>

@@ -5,6 +5,10 @@
  *
  * It follows the cursor a moment after a seek (a deferred value, see useDeferredCursor), so its
  * work (a new window of rows, often somewhere else in a million) never holds up the surface.
+ *
+ * While a growing session is followed and pinned (the store's `live.pin`), the grid sticks to
+ * its last row as rows arrive. It only reports the user's scrolls to the store (which pauses or
+ * resumes the pin): paused, rows arrive below what is on screen without moving it.
  */
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -13,6 +17,7 @@ import { useAppStore } from '../../../store/react';
 import {
   selectEventCount,
   selectFilter,
+  selectFollowPinned,
   selectHighlight,
   selectIsReady,
   selectSearchActive,
@@ -28,7 +33,7 @@ import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
 import { SearchMatches } from '../search/SearchMatches';
-import { useSelectedRow, useTimelineData, useTimelineScope } from './useTimelineData';
+import { filterKey, useSelectedRow, useTimelineData } from './useTimelineData';
 
 /** Rows rendered beyond each edge of the viewport. */
 const OVERSCAN = 8;
@@ -68,8 +73,23 @@ function TimelineGrid({ onTotal }: { onTotal: (total: number | null) => void }) 
   return <TimelineGridView step={step} selectedSeq={selectedSeq} onTotal={onTotal} />;
 }
 
+/** What a reveal was for: the selection, in which load, session and filter. */
+interface RevealKey {
+  /** Changes with every open, and with every growth of a followed session. */
+  loadId: number | null;
+  /** The session and the filter. */
+  view: string;
+  selectedSeq: number | null;
+}
+
 interface Reveal {
   row: number;
+  /** A selection made while the grid was shown: its reveal moves the view as the user's scroll would. */
+  byUser: boolean;
+  /** Decided at a followed end (pinned): once that end has moved on, the pin shows the new one. */
+  pinned: boolean;
+  /** The session's events when it was decided. */
+  events: number;
 }
 
 const TimelineGridView = memo(function TimelineGridView({
@@ -82,7 +102,8 @@ const TimelineGridView = memo(function TimelineGridView({
   onTotal: (total: number | null) => void;
 }) {
   const [range, setRange] = useState({ first: 0, last: 40 });
-  const scope = useTimelineScope();
+  const events = useAppStore(selectEventCount);
+  const pinned = useAppStore(selectFollowPinned);
   const selectedRow = useSelectedRow(selectedSeq);
   const timeFacts = useAppStore((s) => selectSession(s)?.time ?? null);
   const seedLength = useAppStore((s) => selectSession(s)?.seedLength ?? null);
@@ -91,30 +112,53 @@ const TimelineGridView = memo(function TimelineGridView({
 
   // Reveal the selected row once per selection (search hits, links, stepping), not on every
   // render. Decided here, during render, so the rows around it are fetched straight away rather
-  // than those of the old position first.
-  const [revealedKey, setRevealedKey] = useState<string | null>(null);
+  // than those of the old position first. A new load shows it again, but not a followed
+  // session's growth (each has a new load id): rows arriving must not move the view.
+  const [revealedKey, setRevealedKey] = useState<RevealKey | null>(null);
   const [reveal, setReveal] = useState<Reveal | null>(null);
-  const selectionKey = `${scope}|${selectedSeq}`;
-  if (selectedRow !== null && revealedKey !== selectionKey) {
+  const following = useAppStore((s) => s.live?.active === true);
+  const loadId = useAppStore((s) => s.load?.loadId ?? null);
+  const sessionIndex = useAppStore((s) => s.session);
+  const filter = useAppStore(selectFilter);
+  const selectionKey: RevealKey = { loadId, view: `${sessionIndex}|${filterKey(filter)}`, selectedSeq };
+  const revealAgain =
+    revealedKey === null ||
+    revealedKey.selectedSeq !== selectedSeq ||
+    revealedKey.view !== selectionKey.view ||
+    (revealedKey.loadId !== loadId && !following);
+  // A growth is the same load for this purpose: remember it, so that stopping the follow later
+  // does not count as a new load.
+  if (!revealAgain && revealedKey.loadId !== loadId) setRevealedKey(selectionKey);
+  // The selection the grid was mounted with is shown without pausing a followed end (coming
+  // back to the timeline); a later one was asked for, and a view moved to it stays there.
+  const [mountSeq] = useState(selectedSeq);
+  const [selectedHere, setSelectedHere] = useState(false);
+  if (!selectedHere && selectedSeq !== mountSeq) setSelectedHere(true);
+  if (selectedRow !== null && revealAgain) {
     setRevealedKey(selectionKey);
     const firstVisible = range.first === 0 ? 0 : range.first + OVERSCAN;
     const lastVisible = range.last - OVERSCAN;
     if (selectedRow < firstVisible || selectedRow > lastVisible) {
       setRange({ first: Math.max(0, selectedRow - REVEAL_HALF), last: selectedRow + REVEAL_HALF });
-      setReveal({ row: selectedRow });
+      setReveal({ row: selectedRow, byUser: selectedHere || selectedSeq !== mountSeq, pinned, events });
     }
   }
 
   // Until the list has scrolled to a revealed row, it keeps reporting its old scroll position;
   // fetching that range would never load the target, so the reveal's rows are fetched instead.
   const [scrolledTo, setScrolledTo] = useState<Reveal | null>(null);
-  const revealPending = reveal !== null && scrolledTo !== reveal;
+  // A reveal decided at a pinned end before rows arrived (End selects the last event, and its
+  // row is known a moment later) would take the view back to an old end: the pin shows the new one.
+  const revealStale = reveal !== null && reveal.pinned && reveal.events !== events;
+  const revealPending = reveal !== null && scrolledTo !== reveal && !revealStale;
   const fetchRange = revealPending ? { first: Math.max(0, reveal.row - REVEAL_HALF), last: reveal.row + REVEAL_HALF } : range;
   const data = useTimelineData(fetchRange, step);
   const highlight = useAppStore(selectHighlight);
   const select = useAppStore((s) => s.select);
   const goTo = useAppStore((s) => s.goTo);
   const pause = useAppStore((s) => s.pause);
+  const timelineScrolled = useAppStore((s) => s.timelineScrolled);
+  const followEnd = useAppStore((s) => s.followEnd);
   const list = useRef<VirtualListHandle | null>(null);
   const onRangeChange = useCallback((first: number, last: number) => setRange({ first, last }), []);
   const apply = useCallback(
@@ -134,7 +178,7 @@ const TimelineGridView = memo(function TimelineGridView({
   const targetLoaded = reveal !== null && data.rowAt(reveal.row) !== null;
   useEffect(() => {
     if (!reveal || !targetLoaded || !revealPending || !list.current || total === 0) return;
-    list.current.scrollToIndex(reveal.row, 'center');
+    list.current.scrollToIndex(reveal.row, 'center', { byUser: reveal.byUser });
     setScrolledTo(reveal);
   }, [reveal, targetLoaded, revealPending, total]);
 
@@ -150,9 +194,12 @@ const TimelineGridView = memo(function TimelineGridView({
       // Without a selection, Home and End go to the ends and the other keys start in the view.
       const from = move === Infinity ? total - 1 : move === -Infinity ? 0 : (view?.first ?? 0);
       const target = Math.max(0, Math.min(total - 1, current === -1 ? from : current + move));
-      list.current?.scrollToIndex(target, 'auto');
+      // A key that scrolls the grid is the user's scroll (it may pause a followed end).
+      list.current?.scrollToIndex(target, 'auto', { byUser: true });
       const row = data.rowAt(target);
       if (row) select(row.seq);
+      // End here is End everywhere while following: back to the end, pinned.
+      if (move === Infinity) followEnd();
     } else if (event.key === 'Enter' && selectedRow !== null) {
       const row = data.rowAt(selectedRow);
       if (row) apply(row);
@@ -210,6 +257,8 @@ const TimelineGridView = memo(function TimelineGridView({
         recycleRows
         handleRef={list}
         onRangeChange={onRangeChange}
+        stickToEnd={pinned}
+        onUserScroll={timelineScrolled}
         scrollerProps={{
           role: 'grid',
           'aria-label': 'Events',

@@ -27,7 +27,7 @@ export const filterKey = (filter: RowFilter): string => `${filter.surfaceOnly ? 
 const isUnfiltered = (filter: RowFilter): boolean => !filter.surfaceOnly && filter.families.length === 0;
 
 /** Identifies session and filter: row numbers mean nothing across scopes. */
-export function useTimelineScope(): string {
+function useTimelineScope(): string {
   const sessionKey = useAppStore(selectSessionKey);
   const filter = useAppStore(selectFilter);
   return `${sessionKey}|${filterKey(filter)}`;

@@ -8,6 +8,7 @@ import {
   selectAccepted,
   selectAtEnd,
   selectAtStart,
+  selectFollowPause,
   selectIsReady,
   selectPlaying,
   selectSpeed,
@@ -50,6 +51,8 @@ export function Transport() {
   const accepted = useAppStore(selectAccepted);
   const atStart = useAppStore(selectAtStart);
   const atEnd = useAppStore(selectAtEnd);
+  // A followed session paused with the cursor at the end: End still has something to do (pin it).
+  const paused = useAppStore(selectFollowPause) !== null;
   const playing = useAppStore(selectPlaying);
   const speed = useAppStore(selectSpeed);
   const s = {
@@ -80,7 +83,7 @@ export function Transport() {
     { label: 'Next surface change', glyph: '▶▶', keys: 'Shift+→', onClick: () => void s.navigate('next-change'), inert: atEnd },
     { label: 'Next replace', glyph: '⇥', keys: ']', onClick: () => void s.navigate('next-replace'), inert: atEnd },
     { label: 'Next prefix-cache break', glyph: '✂', keys: 'x', onClick: () => void s.navigate('next-break'), inert: atEnd },
-    { label: 'Go to end', glyph: '▶|', keys: 'End', onClick: s.goToEnd, inert: atEnd },
+    { label: 'Go to end', glyph: '▶|', keys: 'End', onClick: s.goToEnd, inert: atEnd && !paused },
   ];
 
   return (
