@@ -50,6 +50,47 @@ describe('VirtualList', () => {
     expect(screen.getAllByRole('row')).toHaveLength(10 + 8);
     expect(screen.getAllByRole('row')[0]?.textContent).toBe('row 0');
   });
+
+  // A compressed list changes its pitch with its count: the same offset would show other rows.
+  it('keeps the first visible row when a compressed list grows, and tells its own scrolls from the user’s', () => {
+    const userScrolls: boolean[] = [];
+    const list = (count: number, stickToEnd = false) => (
+      <VirtualViewportProvider value={{ width: 300, height: 200 }}>
+        <VirtualList
+          count={count}
+          rowHeight={20}
+          overscan={0}
+          stickToEnd={stickToEnd}
+          onUserScroll={(atEnd) => userScrolls.push(atEnd)}
+          scrollerProps={{ role: 'grid' }}
+          renderRow={(i, style) => <div role="row" style={style}>{`row ${i}`}</div>}
+        />
+      </VirtualViewportProvider>
+    );
+    const firstRow = () => screen.getAllByRole('row')[0]?.textContent;
+    const { rerender } = render(list(1_000_000));
+    const grid = screen.getByRole('grid');
+    grid.scrollTop = scrollGeometry(1_000_000, 20, 200).pitch * 400_000;
+    fireEvent.scroll(grid);
+    expect(firstRow()).toBe('row 400000');
+    expect(userScrolls).toEqual([false]);
+    rerender(list(1_250_000));
+    expect(firstRow()).toBe('row 400000');
+    // The list moved itself to keep that row: its scroll event is not the user's.
+    fireEvent.scroll(grid);
+    expect(userScrolls).toEqual([false]);
+    // Stuck to the end: it shows the last row as it grows, and a scroll to the end says so.
+    rerender(list(1_300_000, true));
+    expect(screen.getAllByRole('row').at(-1)?.textContent).toBe('row 1299999');
+    fireEvent.scroll(grid);
+    expect(userScrolls).toEqual([false]);
+    // The user's own scrolls: to the end (to within device-pixel rounding), then away.
+    grid.scrollTop = scrollGeometry(1_300_000, 20, 200).maxOffset - 1.5;
+    fireEvent.scroll(grid);
+    grid.scrollTop = 0;
+    fireEvent.scroll(grid);
+    expect(userScrolls).toEqual([false, true, false]);
+  });
 });
 
 describe('JsonTree', () => {
