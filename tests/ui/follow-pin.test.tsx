@@ -91,7 +91,9 @@ describe('follow: the scroll lock', () => {
     expect(grid().scrollTop).toBe(top);
     expect(renderedSeqs()).toEqual(seenThen);
     expect(store.getState().step).toBe(stepThen);
-    expect(screen.getByText(/new events? since/).textContent).toBe(`${(session().events - eventsThen).toLocaleString('en-US')} new events since`);
+    expect(screen.getByText(/new events? since/).textContent).toBe(
+      `${(session().events - eventsThen).toLocaleString('en-US')} new events since`,
+    );
 
     // End (the transport's button, as the End key) pins again: the cursor and the grid at the new end.
     fireEvent.click(screen.getByRole('button', { name: 'Go to end' }));

@@ -11,7 +11,7 @@ export const SHORTCUTS: [keys: string[], action: string][] = [
   [['['], 'Previous replace'],
   [['Space'], 'Play / pause'],
   [['Home'], 'Go to start'],
-  [['End'], 'Go to end'],
+  [['End'], 'Go to end (following: follow the end again)'],
   [['g'], 'Jump to a seq (or a step)'],
   [['/'], 'Search events'],
   [['Enter', 'Shift+Enter'], 'Next / previous match (in search)'],
