@@ -266,8 +266,11 @@ export function VirtualList({
       lastTop.current = top;
       const own = ownWrite.current;
       ownWrite.current = null;
-      // Our own write lands where it was written (to within the rounding to device pixels).
-      if (own === null || Math.abs(top - own) > 1) userScroll.current?.(top >= l.geometry.maxOffset - END_SLACK_PX);
+      // Our own write lands where it was written (to within the rounding to device pixels), or
+      // at the element's real end when it asked for more than the element can scroll.
+      const end = Math.min(l.geometry.maxOffset, element.scrollHeight > 0 ? element.scrollHeight - element.clientHeight : Infinity);
+      const ours = own !== null && (Math.abs(top - own) <= 1 || (own > top && top >= end - 1));
+      if (!ours) userScroll.current?.(top >= end - END_SLACK_PX);
       const next = windowAt(l.geometry, top, l.overscan);
       if (next.first !== l.first || next.last !== l.last || next.anchor !== l.anchor) {
         flushSync(() => setOffset(top));
