@@ -49,6 +49,12 @@ export const selectFollowPinned = (s: AppState): boolean => s.live?.active === t
 export const selectFollowPause = (s: AppState): Extract<FollowPin, { pinned: false }> | null =>
   s.live?.active === true && !s.live.pin.pinned ? s.live.pin : null;
 
+/** Events that arrived since a followed session's pause (0 when pinned or not followed). */
+export const selectArrivedSincePause = (s: AppState): number => {
+  const pause = selectFollowPause(s);
+  return pause === null ? 0 : Math.max(0, (selectSession(s)?.events ?? 0) - pause.events);
+};
+
 export const selectFilter = (s: AppState) => s.filter;
 export const selectSearch = (s: AppState) => s.search;
 

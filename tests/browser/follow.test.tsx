@@ -134,7 +134,7 @@ describe('live follow by URL', () => {
     expect(seqsOnScreen()[0]).toBe(onScreen[0]);
     expect(seqsOnScreen()).toEqual(expect.arrayContaining(onScreen));
     expect(app.store.getState().step).toBe(step);
-    expect(document.querySelector('.live-arrived')?.textContent).toMatch(/^[\d,]+ new events since$/);
+    expect(document.querySelector('.follow-pill')?.textContent).toMatch(/^↓ [\d,]+ new events$/);
 
     // End: the cursor at the new end, the timeline at its bottom, following again.
     (document.activeElement as HTMLElement | null)?.blur();

@@ -91,9 +91,9 @@ describe('follow: the scroll lock', () => {
     expect(grid().scrollTop).toBe(top);
     expect(renderedSeqs()).toEqual(seenThen);
     expect(store.getState().step).toBe(stepThen);
-    expect(screen.getByText(/new events? since/).textContent).toBe(
-      `${(session().events - eventsThen).toLocaleString('en-US')} new events since`,
-    );
+    // The foot of the timeline counts them, with the way back.
+    const arrived = (session().events - eventsThen).toLocaleString('en-US');
+    expect(screen.getByRole('button', { name: `${arrived} new events: follow the end` })).toBeTruthy();
 
     // End (the transport's button, as the End key) pins again: the cursor and the grid at the new end.
     fireEvent.click(screen.getByRole('button', { name: 'Go to end' }));
@@ -102,10 +102,21 @@ describe('follow: the scroll lock', () => {
     await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
     expect(pinText()).toBe('');
     expect(screen.queryByRole('button', { name: 'Follow the end' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /new events?: follow the end/ })).toBeNull();
 
     await grow(8);
     expect(store.getState().step).toBe(session().accepted);
     await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
+
+    // Paused again by a scroll; the timeline's own button follows the end.
+    userScroll(5 * ROW_HEIGHT);
+    await grow(10);
+    await waitFor(() => expect(Number(grid().getAttribute('aria-rowcount'))).toBe(session().events));
+    expect(grid().scrollTop).toBe(5 * ROW_HEIGHT);
+    fireEvent.click(screen.getByRole('button', { name: /new events: follow the end$/ }));
+    expect(store.getState().step).toBe(session().accepted);
+    await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
+    expect(screen.queryByRole('button', { name: /new events?: follow the end/ })).toBeNull();
     store.dispose();
   });
 

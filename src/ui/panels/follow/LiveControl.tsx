@@ -2,11 +2,11 @@
  * Follow and the Live indicator: the open source looked at again while it grows. Shows the time
  * of the last change and what the last look said; a new replace is announced to screen readers.
  * While following, it says when the scroll lock is paused (the cursor stepped back, or the
- * timeline scrolled away from its end), how many events arrived since, and offers the way back.
+ * timeline scrolled away from its end) and offers the way back; the timeline's foot counts the
+ * events that arrived since (`FollowPill`).
  */
 import { useAppStore } from '../../../store/react';
 import { selectFollowPause } from '../../../store/selectors';
-import { plural } from '../../format';
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
@@ -18,7 +18,6 @@ export function LiveControl() {
   const followEnd = useAppStore((s) => s.followEnd);
   const refusal = useAppStore((s) => s.followRefusal);
   const paused = useAppStore(selectFollowPause);
-  const arrived = useAppStore((s) => (paused ? Math.max(0, (s.load?.sessions[s.session]?.events ?? 0) - paused.events) : 0));
   if (status !== 'ready') return null;
   const active = live?.active === true;
   const cannot = refusal();
@@ -48,7 +47,6 @@ export function LiveControl() {
           {paused ? 'Paused — End to follow' : ''}
         </span>
       ) : null}
-      {paused && arrived > 0 ? <span className="live-arrived muted">{plural(arrived, 'new event')} since</span> : null}
       {paused ? (
         <button
           type="button"

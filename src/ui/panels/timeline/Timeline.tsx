@@ -33,6 +33,7 @@ import { BracketGutter, gutterWidth } from './BracketGutter';
 import { ROW_HEIGHT, TimelineRow, rowId } from './TimelineRow';
 import { TimelineToolbar } from './TimelineToolbar';
 import { SearchMatches } from '../search/SearchMatches';
+import { FollowPill } from '../follow/FollowPill';
 import { filterKey, useSelectedRow, useTimelineData } from './useTimelineData';
 
 /** Rows rendered beyond each edge of the viewport. */
@@ -59,6 +60,7 @@ export function Timeline() {
           <TimelineToolbar />
           {searching ? <SearchMatches /> : null}
           <TimelineGrid onTotal={setShown} />
+          <FollowPill />
         </>
       ) : (
         <EmptyState title="No log loaded" />
