@@ -141,7 +141,7 @@ describe('live follow by URL', () => {
     await userEvent.keyboard('{End}');
     await vi.waitFor(() => expect(app!.store.getState().step).toBe(app!.store.getState().load!.sessions[0]!.accepted));
     await vi.waitFor(() => expect(atBottom() && seqsOnScreen().includes(lastSeq(app!))).toBe(true));
-    expect(document.querySelector('.live-pin')?.textContent).toBe('');
+    expect(document.querySelector('.live-pin')?.textContent).toBe('Following the end');
   });
 
   it('Zstandard grows by frames; a torn frame is not yet', async () => {

@@ -73,7 +73,7 @@ describe('follow: the scroll lock', () => {
     await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
     expect(store.getState().step).toBe(session().accepted);
     await waitFor(() => expect(renderedSeqs()).toContain(session().baseSeq + session().events - 1));
-    expect(pinText()).toBe('');
+    expect(pinText()).toBe('Following the end');
 
     // The user scrolls up: paused, the cursor stays at the old end.
     const stepThen = store.getState().step;
@@ -100,7 +100,7 @@ describe('follow: the scroll lock', () => {
     expect(store.getState().step).toBe(session().accepted);
     expect(store.getState().live?.pin).toEqual({ pinned: true });
     await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
-    expect(pinText()).toBe('');
+    expect(pinText()).toBe('Following the end');
     expect(screen.queryByRole('button', { name: 'Follow the end' })).toBeNull();
     expect(screen.queryByRole('button', { name: /new events?: follow the end/ })).toBeNull();
 

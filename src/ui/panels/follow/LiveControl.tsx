@@ -41,10 +41,10 @@ export function LiveControl() {
           {live.lastAppendAt !== null ? <span className="muted"> · last change {time.format(live.lastAppendAt)}</span> : null}
         </span>
       ) : null}
-      {/* Said once when the pin pauses or resumes; the growing count beside it is not re-read. */}
+      {/* Said when the scroll lock pauses and when it follows the end again (that only to screen readers). */}
       {active ? (
         <span className="live-pin" aria-live="polite">
-          {paused ? 'Paused — End to follow' : ''}
+          {paused ? 'Paused — End to follow' : <span className="sr-only">Following the end</span>}
         </span>
       ) : null}
       {paused ? (
