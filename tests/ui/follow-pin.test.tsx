@@ -156,6 +156,14 @@ describe('follow: the scroll lock', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Follow the end' }));
     expect(store.getState().step).toBe(session().accepted);
     expect(store.getState().live?.pin).toEqual({ pinned: true });
+
+    // End in the timeline itself (it takes the key for its own selection) pins too.
+    act(() => store.getState().goTo(30));
+    await grow(10);
+    fireEvent.keyDown(grid(), { key: 'End' });
+    expect(store.getState().step).toBe(session().accepted);
+    expect(store.getState().live?.pin).toEqual({ pinned: true });
+    await waitFor(() => expect(grid().scrollTop).toBe(maxTop()));
     store.dispose();
   });
 });
