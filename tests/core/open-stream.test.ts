@@ -163,4 +163,29 @@ describe('openStream', () => {
     expect(read).toBeLessThan(Math.ceil(bytes.length / (1 << 14)));
     expect(closed).toBe(true);
   });
+
+  it('a raw JSONL load without a chunk size pauses after its first 128 KiB, then in chunks doubling up to 4 MiB', async () => {
+    const bytes = enc(generateText({ seed: 75, events: 120_000 }));
+    expect(bytes.length).toBeGreaterThan(8 << 20);
+    const paused: number[] = [];
+    let last = 0;
+    const options: OpenOptions = {
+      name: 'big.jsonl',
+      onProgress: (p) => (last = p.bytes),
+      pause: async () => {
+        paused.push(last);
+      },
+    };
+    const whole = await openBytes(bytes, options);
+    const pausedWhole = [...paused];
+    paused.length = 0;
+    const { result } = await openStream({ sizeHint: bytes.length, chunks: pieces(bytes, 'ramp', 1 << 16) }, options);
+    expect(plain(result)).toEqual(plain(whole));
+    for (const at of [pausedWhole, paused]) {
+      expect(at[0]).toBe(128 << 10);
+      const steps = at.map((b, i) => b - (at[i - 1] ?? 0));
+      expect(steps.slice(0, 6)).toEqual([128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20]);
+      expect(Math.max(...steps)).toBe(4 << 20);
+    }
+  });
 });

@@ -75,6 +75,8 @@ export interface LoadResult {
 }
 
 const DEFAULT_CHUNK = 4 << 20;
+/** The first chunk of raw text when no chunk size is given (see `openText`). */
+const FIRST_CHUNK = 128 << 10;
 /**
  * With a memory limit the scanner is fed at most this many bytes between two checks, so a load
  * stops within about a step of the limit rather than a whole chunk.
@@ -304,7 +306,11 @@ async function openText(
     false,
     fill === null || ctx.totalBytes === text.capacity ? text.capacity : undefined,
   );
-  const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
+  // Without a chunk size given, the first chunks are small and double up to the default: a
+  // load yields (and answers the page's first questions about a preview) within milliseconds
+  // of starting, while its code is still cold, and reads at full pace after a few chunks.
+  const given = ctx.options.chunkBytes;
+  let chunk = given ?? FIRST_CHUNK;
   let more = fill !== null;
   let scanned = 0;
   while (pipeline.stopped === null) {
@@ -324,6 +330,7 @@ async function openText(
     const end = Math.min(scanned + chunk, text.length);
     pipeline.advance(end);
     scanned = end;
+    if (given === undefined) chunk = Math.min(DEFAULT_CHUNK, chunk * 2);
     await tick(ctx, end, pipeline.eventCount);
   }
   const sessions = pipeline.finish();
