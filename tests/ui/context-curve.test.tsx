@@ -2,7 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { ContextCurve } from '../../src/ui/panels/curve/ContextCurve';
 import { stepAt } from '../../src/ui/panels/curve/geometry';
-import { renderFixture } from './harness';
+import { generateReplaceHeavyLines } from '../../src/core/gen/shapes';
+import { engineStoreWithText } from '../store/helpers';
+import { renderFixture, renderWith } from './harness';
 
 const region = () => screen.getByRole('region', { name: 'Context curve' });
 const slider = () => within(region()).getByRole('slider', { name: 'Cursor on the context curve' });
@@ -15,6 +17,19 @@ const STEPS = 54;
 const xFor = (step: number, steps = STEPS) => 8 + (584 * step) / steps;
 
 describe('Context curve', () => {
+  it('seed 9: 3,000 replaces are drawn as one mark per pixel column, whose counts add up to every replace', async () => {
+    const text = [...generateReplaceHeavyLines({ seed: 9, appends: 200, replaces: 3000, textChars: 40 })].join('\n') + '\n';
+    renderWith(<ContextCurve />, await engineStoreWithText(text, 'replaces.jsonl'));
+    await waitFor(() => expect(region().querySelectorAll('.curve-replace').length).toBeGreaterThan(0), { timeout: 10_000 });
+    const marks = [...region().querySelectorAll('.curve-replace')];
+    // The 600 px plot jsdom falls back to has 584 px between its paddings.
+    expect(marks.length).toBeLessThanOrEqual(585);
+    expect(marks.reduce((n, g) => n + Number(g.getAttribute('data-count')), 0)).toBe(3000);
+    const steps = marks.map((g) => Number(g.getAttribute('data-step')));
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+    expect(steps[0]).toBe(201);
+  });
+
   it('plots the size with a drop marked at each replace and the cursor as a value', async () => {
     const { client, store } = await renderFixture(<ContextCurve />);
     await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe(String(STEPS)));

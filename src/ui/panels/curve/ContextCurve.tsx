@@ -13,7 +13,7 @@ import { useRemote } from '../../hooks/useRemote';
 import { useWidth } from '../../hooks/useWidth';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
-import { bandPath, bucketAt, bucketsFor, cacheReadPath, linePath, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
+import { bandPath, bucketAt, bucketsFor, cacheReadPath, linePath, marksOf, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
 import type { CurveRequestPoint, Plot } from './geometry';
 import { TokenTable } from './TokenTable';
 
@@ -192,30 +192,30 @@ function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
       {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
       {curve.requests && curve.requests.length > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
       {curve.requests?.some((q) => q.cacheRead !== null) ? <path className="curve-cache" d={cacheReadPath(plot, curve)} /> : null}
-      {(curve.requests ?? [])
-        .filter((q) => q.brokenBy !== null)
-        .map((q) => (
-          <g
-            key={q.seq}
-            className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`}
-            data-step={q.step}
-            data-seq={q.seq}
-          >
-            <title>{describeBreak(q)}</title>
-            <text x={xOf(plot, curve.steps, q.step)} y={HEIGHT - plot.padBottom - 1}>
-              ✂
-            </text>
-          </g>
-        ))}
-      {curve.replaces.map((r) => {
-        const x = xOf(plot, curve.steps, r);
-        return (
-          <g key={r} className="curve-replace" data-step={r}>
-            {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
-            <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
-          </g>
-        );
-      })}
+      {marksOf(
+        (curve.requests ?? []).filter((q) => q.brokenBy !== null),
+        plot,
+        (q) => xOf(plot, curve.steps, q.step),
+      ).map(({ item: q, x, count }) => (
+        <g
+          key={q.seq}
+          className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`}
+          data-step={q.step}
+          data-seq={q.seq}
+          data-count={count}
+        >
+          <title>{count > 1 ? `${describeBreak(q)} (and ${formatCount(count - 1)} more breaks at this pixel)` : describeBreak(q)}</title>
+          <text x={x} y={HEIGHT - plot.padBottom - 1}>
+            ✂
+          </text>
+        </g>
+      ))}
+      {marksOf(curve.replaces, plot, (r) => xOf(plot, curve.steps, r)).map(({ item: r, x, count }) => (
+        <g key={r} className="curve-replace" data-step={r} data-count={count}>
+          {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
+          <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
+        </g>
+      ))}
     </>
   );
 }

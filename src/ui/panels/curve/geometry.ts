@@ -17,6 +17,30 @@ export function xOf(plot: Plot, steps: number, step: number): number {
   return plot.padX + (steps > 0 ? (step / steps) * inner : 0);
 }
 
+/** One mark of the plot: the first of the items it stands for, its x, and how many it stands for. */
+export interface Mark<T> {
+  item: T;
+  x: number;
+  count: number;
+}
+
+/**
+ * Marks for items in ascending x, each its own while there are few enough to tell apart (one per
+ * 4 px of the plot), else one per pixel column: a log with 100,000 replaces must not put 100,000
+ * elements in the plot, and no more than a column's worth can be seen or clicked anyway.
+ */
+export function marksOf<T>(items: readonly T[], plot: Plot, x: (item: T) => number): Mark<T>[] {
+  if (items.length * 4 <= plot.width) return items.map((item) => ({ item, x: x(item), count: 1 }));
+  const marks: Mark<T>[] = [];
+  let last: Mark<T> | undefined;
+  for (const item of items) {
+    const at = x(item);
+    if (last !== undefined && Math.round(at) === Math.round(last.x)) last.count += 1;
+    else marks.push((last = { item, x: at, count: 1 }));
+  }
+  return marks;
+}
+
 export function yOf(plot: Plot, max: number, value: number): number {
   const inner = Math.max(1, plot.height - plot.padTop - plot.padBottom);
   return plot.padTop + inner - (max > 0 ? (value / max) * inner : 0);
