@@ -24,21 +24,31 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
     const leave = tt.leaveStep(seq);
     return leave >= 0 && leave <= step ? tt.replacedBy(seq) : null;
   };
-  const out: ReplacementRow[] = [];
-  for (let r = 0; r < count; r++) {
+  const out = new Array<ReplacementRow>(count);
+  // The replacement standing for each at `step`: itself, or the one standing for the later
+  // replacement that shadowed it. Filled from the last back, so each is one lookup, not a walk up
+  // its chain (a log where every replace shadows the previous one has chains 100,000 long).
+  const visibleOf = new Map<number, number>();
+  for (let r = count - 1; r >= 0; r--) {
     const rep = tt.replacement(r);
+    const by = over(rep.seq);
     let visible = rep.seq;
-    for (let by = over(visible); by !== null; by = over(visible)) visible = by;
-    out.push({
+    if (by !== null) {
+      const known = visibleOf.get(by);
+      if (known !== undefined) visible = known;
+      else for (let up: number | null = by; up !== null; up = over(up)) visible = up;
+    }
+    visibleOf.set(rep.seq, visible);
+    out[r] = {
       seq: rep.seq,
       step: rep.step,
       start: rep.start,
       end: rep.end,
       shadowedSeqs: rep.shadowedSeqs,
       kind: kinds[r] ?? 'other',
-      shadowedBy: over(rep.seq),
+      shadowedBy: by,
       visible,
-    });
+    };
   }
   return out;
 }
