@@ -27,6 +27,7 @@ import type {
 import { formatLabel } from '../model';
 import type { CitedBy, EventColumns } from './columns';
 import { buildCitedBy, ColumnsBuilder } from './columns';
+import { ColumnTally } from './tally';
 
 /** Everything known about one session after loading. */
 export interface SessionAnalysis {
@@ -50,6 +51,11 @@ export interface SessionAnalysis {
   baseSeq: number;
   partial: boolean;
   columns: EventColumns;
+  /**
+   * Running totals over `columns` (events per type, the time facts), shared by every snapshot
+   * of a growing session: each read counts only the events added since the last.
+   */
+  readonly tally: ColumnTally;
   /** The reverse of `sourceEventSeqs`, built on first read (the CLI never needs it). */
   readonly citedBy: CitedBy;
   /** The conformance result: the state after the accepted prefix, and the first refusal. */
@@ -114,6 +120,7 @@ export class SessionAnalyzer implements TextEventSink {
   private readonly options: AnalyzerOptions;
   private baseSeq: number;
   private readonly columns = new ColumnsBuilder();
+  private readonly tally = new ColumnTally();
   private builder: TimeTravelBuilder | null = null;
   private readonly state: SurfaceState = emptySurfaceState();
   private readonly replacements: Replacement[] = [];
@@ -307,6 +314,7 @@ export class SessionAnalyzer implements TextEventSink {
       baseSeq: this.baseSeq,
       partial: this.baseSeq > 0,
       columns,
+      tally: this.tally,
       get citedBy(): CitedBy {
         const value = buildCitedBy(columns, baseSeq);
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });

@@ -297,6 +297,24 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/**
+ * `curve` as a view of `length` values, its values kept: in place when its buffer has room
+ * (values past the view were never read through it), else in a buffer of twice the room. A
+ * curve that grows by a few steps per append is copied O(log n) times in all, not on every one.
+ */
+function roomFor<T extends Int32Array | Float64Array>(curve: T, length: number): T {
+  const Ctor = (curve instanceof Int32Array ? Int32Array : Float64Array) as unknown as new (
+    buffer: ArrayBufferLike | number,
+    offset?: number,
+    length?: number,
+  ) => T;
+  const room = (curve.buffer.byteLength - curve.byteOffset) / curve.BYTES_PER_ELEMENT;
+  if (room >= length) return new Ctor(curve.buffer, curve.byteOffset, length);
+  const grown = new Ctor(Math.max(length, 2 * room));
+  (grown as { set(a: ArrayLike<number>): void }).set(curve);
+  return new Ctor(grown.buffer, 0, length);
+}
+
 /** Answers "what did the surface look like after step k" for any k. */
 export class TimeTravelIndex {
   private c: IndexColumns;
@@ -305,6 +323,10 @@ export class TimeTravelIndex {
   /** Words allocated per bitset (more than {@link words} for a growing index, which doubles it). */
   private capacity: number;
   private readonly checkpoints: Uint32Array[] = [];
+  /** How many of {@link insertions} each checkpoint has applied (see {@link checkpoint}). */
+  private readonly checkpointInsertions: number[] = [];
+  /** Positions where a growing index's nodes were inserted before the end, in order. */
+  private readonly insertions = new GrowArray(Int32Array);
   private replStep: Int32Array;
   private readonly replSteps: GrowArray<Int32Array> | null;
   private lastSeek: { step: number; bits: Uint32Array } | null = null;
@@ -330,26 +352,23 @@ export class TimeTravelIndex {
    * Take what the builder recorded since (see `TimeTravelBuilder.live`): the columns as they
    * stand now and the positions where nodes were inserted before the end, in order. Steps
    * already taken never change (a new event only adds a node and shadows older ones at its own
-   * step), so the checkpoints only move their bits past each insertion and gain the new steps'
-   * checkpoints, and the message curve only gains the new steps.
+   * step), so the checkpoints only move their bits past each insertion (when next read) and
+   * gain the new steps' checkpoints, and the message curve only gains the new steps.
    */
   extend(columns: IndexColumns, insertions: readonly number[]): void {
     const oldSteps = this.c.steps;
     this.c = columns;
     const words = Math.ceil(columns.nodeSeq.length / 32);
     if (words > this.capacity) {
-      const capacity = Math.max(words, this.capacity * 2);
-      for (let i = 0; i < this.checkpoints.length; i++) {
-        const grown = new Uint32Array(capacity);
-        grown.set(this.checkpoints[i] as Uint32Array);
-        this.checkpoints[i] = grown;
-      }
-      this.capacity = capacity;
+      // The checkpoints move to the larger size when next read (see checkpoint()).
+      this.capacity = Math.max(words, this.capacity * 2);
       this.lastSeek = null;
     }
     this.words = words;
     if (insertions.length > 0) {
-      for (const p of insertions) for (const cp of this.checkpoints) insertZeroBit(cp, p, words);
+      // Recorded, not applied: each checkpoint moves its bits past them when next read, so an
+      // append costs its own insertions, not one pass over every checkpoint for each.
+      for (const p of insertions) this.insertions.push(p);
       this.lastSeek = null;
     }
     const repls = this.replSteps as GrowArray<Int32Array>;
@@ -359,10 +378,13 @@ export class TimeTravelIndex {
     const k = columns.checkpointEvery;
     const last = this.checkpoints.length - 1;
     if ((last + 1) * k <= columns.steps) {
-      const bits = (this.checkpoints[last] as Uint32Array).slice();
+      const bits = this.checkpoint(last).slice();
       for (let i = last * k; i < columns.steps; i++) {
         this.applyEvent(bits, i);
-        if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+        if ((i + 1) % k === 0) {
+          this.checkpoints.push(bits.slice());
+          this.checkpointInsertions.push(this.insertions.length);
+        }
       }
     }
     if (this.messageCurve !== null)
@@ -377,8 +399,7 @@ export class TimeTravelIndex {
   private extendCurve<T extends Int32Array | Float64Array>(curve: T, from: number, weight: (node: number) => number): T {
     const c = this.c;
     const steps = c.steps;
-    const out = (curve instanceof Int32Array ? new Int32Array(steps + 1) : new Float64Array(steps + 1)) as T;
-    (out as { set(a: ArrayLike<number>): void }).set(curve.subarray(0, from + 1));
+    const out = roomFor(curve, steps + 1);
     let sum = curve[from]!;
     for (let k = from + 1; k <= steps; k++) {
       const node = c.nodeOfEvent[k - 1]!;
@@ -434,10 +455,35 @@ export class TimeTravelIndex {
     const k = this.c.checkpointEvery;
     const bits = new Uint32Array(this.capacity);
     this.checkpoints.push(bits.slice());
+    this.checkpointInsertions.push(0);
     for (let i = 0; i < this.c.steps; i++) {
       this.applyEvent(bits, i);
-      if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+      if ((i + 1) % k === 0) {
+        this.checkpoints.push(bits.slice());
+        this.checkpointInsertions.push(0);
+      }
     }
+  }
+
+  /**
+   * Checkpoint `i`, brought up to date: at the current size, its bits moved past every
+   * insertion recorded since it was last read (applied in order, as they happened).
+   */
+  private checkpoint(i: number): Uint32Array {
+    let bits = this.checkpoints[i] as Uint32Array;
+    if (bits.length < this.capacity) {
+      const grown = new Uint32Array(this.capacity);
+      grown.set(bits);
+      bits = grown;
+      this.checkpoints[i] = bits;
+    }
+    const done = this.checkpointInsertions[i]!;
+    const log = this.insertions;
+    if (done < log.length) {
+      for (let j = done; j < log.length; j++) insertZeroBit(bits, log.get(j), this.words);
+      this.checkpointInsertions[i] = log.length;
+    }
+    return bits;
   }
 
   private clampStep(step: number): number {
@@ -461,7 +507,7 @@ export class TimeTravelIndex {
       from = last.step;
     } else {
       const cp = Math.floor(k / every);
-      bits = (this.checkpoints[cp] as Uint32Array).slice();
+      bits = this.checkpoint(cp).slice();
       from = cp * every;
     }
     for (let i = from; i < k; i++) this.applyEvent(bits, i);
