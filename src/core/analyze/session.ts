@@ -26,7 +26,7 @@ import type {
 } from '../model';
 import { formatLabel } from '../model';
 import type { CitedBy, EventColumns } from './columns';
-import { buildCitedBy, ColumnsBuilder } from './columns';
+import { buildCitedBy, CitedByIndex, ColumnsBuilder } from './columns';
 import { ColumnTally } from './tally';
 
 /** Everything known about one session after loading. */
@@ -121,6 +121,8 @@ export class SessionAnalyzer implements TextEventSink {
   private baseSeq: number;
   private readonly columns = new ColumnsBuilder();
   private readonly tally = new ColumnTally();
+  /** The "cited by" index of the snapshots, extended from one to the next (see {@link snapshot}). */
+  private cited: CitedByIndex | null = null;
   private builder: TimeTravelBuilder | null = null;
   private readonly state: SurfaceState = emptySurfaceState();
   private readonly replacements: Replacement[] = [];
@@ -302,6 +304,9 @@ export class SessionAnalyzer implements TextEventSink {
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
     const baseSeq = this.baseSeq;
+    // Made at the first snapshot with events (a stream-json window takes its base seq from its first event).
+    if (live && this.cited?.baseSeq !== baseSeq) this.cited = new CitedByIndex(baseSeq);
+    const cited = live ? this.cited : null;
     return {
       path: this.options.path,
       format: formatLabel(this.options.form),
@@ -316,6 +321,8 @@ export class SessionAnalyzer implements TextEventSink {
       columns,
       tally: this.tally,
       get citedBy(): CitedBy {
+        // A growing session's index is extended for what each append added; a finished one is built once.
+        if (cited !== null) return cited.update(columns);
         const value = buildCitedBy(columns, baseSeq);
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });
         return value;

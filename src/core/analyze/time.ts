@@ -93,16 +93,37 @@ export function factsOfTally(t: TimeTally, diagnostics: readonly Diagnostic[]): 
 
 /**
  * For each event, whether its time is earlier than an event before it: 1 byte per event,
- * computed in one pass.
+ * computed once per event. A column that grows at the end is continued where it stopped (in a
+ * buffer that doubles), so a growing session's flags cost what each append added.
  */
-export function outOfOrderFlags(times: ArrayLike<number>): Uint8Array {
-  const flags = new Uint8Array(times.length);
-  let max = -Infinity;
-  for (let i = 0; i < times.length; i++) {
-    const t = times[i]!;
-    if (Number.isNaN(t)) continue;
-    if (t < max) flags[i] = 1;
-    else max = t;
+export class OutOfOrderFlags {
+  private flags = new Uint8Array(0);
+  private length = 0;
+  private max = -Infinity;
+
+  /** The flags of `times` (a view, valid until the next call); `times` must be the column flagged before, grown at the end. */
+  update(times: ArrayLike<number>): Uint8Array {
+    const n = times.length;
+    if (n < this.length) {
+      this.length = 0;
+      this.max = -Infinity;
+    }
+    if (n > this.flags.length) {
+      const grown = new Uint8Array(this.length === 0 ? n : Math.max(n, 2 * this.flags.length));
+      grown.set(this.flags.subarray(0, this.length));
+      this.flags = grown;
+    }
+    const flags = this.flags;
+    let max = this.max;
+    for (let i = this.length; i < n; i++) {
+      const t = times[i]!;
+      flags[i] = 0;
+      if (Number.isNaN(t)) continue;
+      if (t < max) flags[i] = 1;
+      else max = t;
+    }
+    this.max = max;
+    this.length = n;
+    return flags.subarray(0, n);
   }
-  return flags;
 }

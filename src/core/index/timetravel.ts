@@ -670,15 +670,18 @@ export class TimeTravelIndex {
 
   /**
    * The seq span each replacement covers, directly or through nested replaces (for gutter
-   * brackets): `first[r]`/`last[r]` are the smallest and largest covered seq.
+   * brackets): `first[r]`/`last[r]` are the smallest and largest covered seq. With `previous`
+   * (this index's spans before it grew) only the replacements since are spanned: a
+   * replacement's span never changes once it is applied.
    */
-  bracketSpans(): { first: Int32Array; last: Int32Array } {
+  bracketSpans(previous?: { first: Int32Array; last: Int32Array }): { first: Int32Array; last: Int32Array } {
     const c = this.c;
     const count = c.replNode.length;
-    const first = new Int32Array(count);
-    const last = new Int32Array(count);
+    const from = previous === undefined ? 0 : Math.min(previous.first.length, count);
+    const first = previous === undefined ? new Int32Array(count) : roomFor(previous.first, count);
+    const last = previous === undefined ? new Int32Array(count) : roomFor(previous.last, count);
     // Children are applied before their parents, so one pass in event order suffices.
-    for (let r = 0; r < count; r++) {
+    for (let r = from; r < count; r++) {
       let lo = NEVER;
       let hi = -1;
       for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) {
