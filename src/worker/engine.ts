@@ -289,8 +289,7 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       loaderVerdict: loaderVerdict(s.diagnostics),
       time: sessionTimeFacts(s),
       diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
-      // The alive set at the end, counted without copying the node list (a growing session is summarised after every append).
-      nodes: s.index.nodeCountAt(s.fold.accepted),
+      nodes: s.fold.nodeCount,
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,
       messages: finalMessages(s),

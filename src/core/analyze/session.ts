@@ -62,6 +62,8 @@ export interface SessionAnalysis {
   fold: {
     accepted: number;
     nodes: number[];
+    /** `nodes.length`, without copying the list (a growing session is summarised after every append). */
+    nodeCount: number;
     replacements: Replacement[];
     replaceGeneration: number;
     error: SurfaceErrorInfo | null;
@@ -280,6 +282,7 @@ export class SessionAnalyzer implements TextEventSink {
         copy ??= nodes.slice();
         return copy;
       },
+      nodeCount: nodes.length,
       replacements: this.replacements,
       replaceGeneration: this.state.replaceGeneration,
       error: this.error,
@@ -332,6 +335,7 @@ export class SessionAnalyzer implements TextEventSink {
         : {
             accepted: this.accepted,
             nodes: this.state.nodes.slice(),
+            nodeCount: this.state.nodes.length,
             replacements: this.replacements,
             replaceGeneration: this.state.replaceGeneration,
             error: this.error,

@@ -43,7 +43,15 @@ export class TimeTravelBuilder {
    */
   private livePos: GrowArray<Int32Array> | null = null;
   private liveAt: GrowArray<Int32Array> | null = null;
-  private insertions: number[] = [];
+  /** Nodes inserted before the end since the index last took the order (see {@link settleOrder}). */
+  private inserted: number[] = [];
+  /**
+   * The order is exact before this position; from it on it is laid out again from the linked
+   * list by {@link settleOrder} (the smallest position an insertion since moved).
+   */
+  private orderFrom = Infinity;
+  /** Nodes in the order when the index last took it: the nodes added since have no exact position yet. */
+  private orderLength = 0;
   private liveIndex: TimeTravelIndex | null = null;
 
   /** @param baseSeq absolute seq of event index 0 */
@@ -107,7 +115,7 @@ export class TimeTravelBuilder {
     }
     // Insert immediately before the first shadowed node.
     const first = this.nodeOfSeq(plan.shadowed[0]!);
-    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, this.livePos.get(first));
+    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, first);
     const before = this.prev.get(first);
     this.prev.set(node, before);
     this.next.set(node, first);
@@ -128,19 +136,46 @@ export class TimeTravelBuilder {
     this.replShadowOffset.push(this.replShadow.length);
   }
 
-  /** Live mode: put `node` at position `p`, moving every later position on by one. */
-  private insertLive(node: number, p: number): void {
+  /**
+   * Live mode: `node` goes immediately before `first`. Only noted: the positions after it move
+   * once per look, in {@link settleOrder}, not once per insertion (a log that replaces its last
+   * node again and again inserts at the same place each time, before all the earlier ones).
+   */
+  private insertLive(node: number, first: number): void {
     const pos = this.livePos as GrowArray<Int32Array>;
     const at = this.liveAt as GrowArray<Int32Array>;
-    at.push(0);
-    const n = at.length;
-    const raw = at.raw();
-    raw.copyWithin(p + 1, p, n - 1);
-    raw[p] = node;
-    pos.push(p);
-    const posRaw = pos.raw();
-    for (let i = p + 1; i < n; i++) posRaw[raw[i]!] = i;
-    this.insertions.push(p);
+    // Room and an id-aligned entry; the values are laid out by settleOrder.
+    pos.push(at.length);
+    at.push(node);
+    // Before a node the index already placed: from its position on; before a node added since, from where those begin.
+    const from = first < this.orderLength ? pos.get(first) : this.orderLength;
+    if (from < this.orderFrom) this.orderFrom = from;
+    this.inserted.push(node);
+  }
+
+  /**
+   * Lay out the global order again from the first position an insertion moved (walking the
+   * linked list from the node before it), and return where the inserted nodes now are, in
+   * ascending order: inserting empty bits there, lowest first, moves an earlier alive set's
+   * bits as the insertions one by one did.
+   */
+  private settleOrder(): number[] {
+    const pos = this.livePos as GrowArray<Int32Array>;
+    const at = this.liveAt as GrowArray<Int32Array>;
+    const inserted = this.inserted;
+    this.orderLength = at.length;
+    if (inserted.length === 0) return [];
+    const from = this.orderFrom;
+    let node = from === 0 ? this.head : this.next.get(at.get(from - 1));
+    for (let p = from; node !== -1; p++) {
+      at.set(p, node);
+      pos.set(node, p);
+      node = this.next.get(node);
+    }
+    const out = inserted.map((n) => pos.get(n)).sort((a, b) => a - b);
+    this.inserted = [];
+    this.orderFrom = Infinity;
+    return out;
   }
 
   /** The columns as they stand, as views (valid until the next event). */
@@ -189,12 +224,13 @@ export class TimeTravelBuilder {
       }
       this.livePos = pos;
       this.liveAt = at;
-      this.insertions = [];
+      this.inserted = [];
+      this.orderFrom = Infinity;
+      this.orderLength = at.length;
       this.liveIndex = new TimeTravelIndex(this.liveColumns(steps, checkpointEvery ?? chooseCheckpointInterval(steps, m)), true);
       return this.liveIndex;
     }
-    const insertions = this.insertions;
-    this.insertions = [];
+    const insertions = this.settleOrder();
     this.liveIndex.extend(this.liveColumns(steps, this.liveIndex.checkpointEvery), insertions);
     return this.liveIndex;
   }
