@@ -1,8 +1,8 @@
 /**
  * A session grown in place answers every query exactly as opening its complete prefix whole,
  * after every piece, even though the engine keeps what it derived before the append (row lists
- * per filter, row and node facts, out-of-order flags, brackets, the "cited by" index, running
- * tallies, the message curve): pieces cut anywhere (inside lines too) of logs whose appended
+ * per filter, row and node facts, out-of-order flags, brackets, the "cited by" index, search
+ * matches, running tallies, the message curve): pieces cut anywhere (inside lines too) of logs whose appended
  * parts hold replaces (compactions and prunes), the page asking between pieces so the kept
  * state is there to go stale. And a damaged Zstandard frame in an appended part keeps
  * everything before it, says where, and ends the following.
@@ -26,7 +26,13 @@ async function answers(engine: CoreApi, s: SessionSummary): Promise<unknown> {
   const session = s.id;
   const step = s.accepted;
   const steps = [0, Math.floor(step / 3), Math.floor((2 * step) / 3), step];
-  const out: unknown[] = [{ ...s, id: 0, fingerprint: '' }];
+  // The search a follower keeps open: asked first (after an append its kept scan goes on from
+  // the rows it covered) and last (so it is the one kept when the next piece arrives).
+  const followed = async (): Promise<unknown> => [
+    await engine.searchMatches({ session, text: 'tool', filter: FILTERS[0]!, step, start: 0, count: 2000 }),
+    await engine.search({ session, text: 'tool', filter: FILTERS[0]!, step, fromRow: -1, direction: -1 }),
+  ];
+  const out: unknown[] = [await followed(), { ...s, id: 0, fingerprint: '' }];
   for (const filter of FILTERS) {
     for (const k of [Math.floor(step / 2), step]) {
       const window = await engine.rows({ session, step: k, filter, start: 0, count: 2000 });
@@ -46,10 +52,18 @@ async function answers(engine: CoreApi, s: SessionSummary): Promise<unknown> {
     const d = await engine.detail({ session, seq: s.baseSeq + i, step });
     out.push([d.seq, d.state, d.sourceEventSeqs, d.citedBy, d.replacedBy, d.replacementChain]);
   }
+  // Searches the page keeps while following: one of text, one of a type, one of the cursor's state.
+  for (const text of ['tool', 'type:tool/result', 'is:shadowed']) {
+    for (const filter of FILTERS.slice(0, 2)) {
+      out.push(await engine.searchMatches({ session, text, filter, step, start: 0, count: 2000 }));
+      out.push(await engine.search({ session, text, filter, step, fromRow: -1, direction: 1 }));
+    }
+  }
   const diagnostics = await engine.diagnostics({ session, start: 0, count: 2000 });
   out.push({ ...diagnostics, items: diagnostics.items.map(({ provisional: _flag, ...d }) => d) });
   out.push(await engine.curve({ session, buckets: 64 }));
   out.push(await engine.timeTrack({ session, from: null, to: null, width: 300, step }));
+  out.push(await followed());
   return out;
 }
 

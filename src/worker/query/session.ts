@@ -75,8 +75,11 @@ export class QuerySession {
   session: SessionAnalysis;
   /** Family of each interned type (by type id). */
   readonly familyOfType: Family[];
-  /** Bumped by every {@link grow}: a cached answer keyed by it is of the session as it was. */
-  generation = 0;
+  /**
+   * Bumped by a {@link grow} that is not the same pass extended (the prefix opened whole
+   * again): an answer keyed by it may be extended for the rows added since, not reused as is.
+   */
+  resets = 0;
   /** Event indices per timeline filter, null when every event matches (see `rows.ts`). */
   readonly filterCache = new Map<string, FilterRows | null>();
   readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
@@ -117,9 +120,9 @@ export class QuerySession {
     this.session = session;
     const { types } = session.columns;
     for (let t = this.familyOfType.length; t < types.length; t++) this.familyOfType.push(familyOf(types[t] as string));
-    this.generation += 1;
     this.sizing = null;
     if (extended) return;
+    this.resets += 1;
     this.filterCache.clear();
     this.rowFacts.clear();
     this.nodes.clear();
