@@ -166,11 +166,15 @@ export class TimeTravelBuilder {
     this.orderLength = at.length;
     if (inserted.length === 0) return [];
     const from = this.orderFrom;
-    let node = from === 0 ? this.head : this.next.get(at.get(from - 1));
+    // On the backing arrays: this walk is most of an append that inserts far from the end.
+    const next = this.next.raw();
+    const atRaw = at.raw();
+    const posRaw = pos.raw();
+    let node = from === 0 ? this.head : next[atRaw[from - 1]!]!;
     for (let p = from; node !== -1; p++) {
-      at.set(p, node);
-      pos.set(node, p);
-      node = this.next.get(node);
+      atRaw[p] = node;
+      posRaw[node] = p;
+      node = next[node]!;
     }
     const out = inserted.map((n) => pos.get(n)).sort((a, b) => a - b);
     this.inserted = [];
