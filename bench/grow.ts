@@ -3,12 +3,15 @@
  * `appends` pieces appended one at a time with `grow({kind: 'bytes'})` (what following does
  * after each poll): for the generator's default log a piece is one turn, for the replace-heavy
  * log ten lines (appends, then replaces of the last node). Each append is timed as engine time
- * (the append, the analysis extended in place, the new summary). On a sample of appends, and
+ * (the append, the analysis extended in place, the new summary), in wall-clock and in CPU time
+ * (this process's, every thread: on a shared machine the wall clock also counts the time other
+ * processes had the cores, the CPU time does not). On a sample of appends, and
  * after the last, the engine's answers are checked against opening that prefix whole in a
  * second engine; a mismatch fails the run. Part of `npm run bench`; on its own:
  *
  *   node --expose-gc --import tsx bench/grow.ts [--events 1000000] [--appends 1000] [--verify-every 100] [--shape default,replace-heavy]
  */
+import { loadavg } from 'node:os';
 import { generateText } from '../src/core/gen/generate';
 import { generateReplaceHeavyLines } from '../src/core/gen/shapes';
 import type { CoreApi, LoadSummary, RowFilter } from '../src/protocol/protocol';
@@ -22,6 +25,11 @@ export interface GrowShapeResult {
   p50: number;
   p95: number;
   max: number;
+  /** CPU time per append (every thread of this process, the collector's helpers included). */
+  cpuP50: number;
+  cpuP95: number;
+  /** The 1-minute load average at the end of the shape's run. */
+  load: number;
   /** Opening the final prefix whole in a fresh engine: the cost each append used to have. */
   openMs: number;
   verified: number;
@@ -101,12 +109,17 @@ async function shapeRun(shape: string, options: GrowBenchOptions): Promise<GrowS
   // them once into the open pipeline (the `max` column), every later one only what it adds.
   await engine.grow({ kind: 'bytes', buffer: new ArrayBuffer(0), whole: false });
   const times: number[] = [];
+  const cpu: number[] = [];
   let verified = 0;
   for (let i = 0; i < parts.length; i++) {
     const bytes = enc.encode(parts[i]);
+    const buffer = bytes.slice().buffer;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const grown = await engine.grow({ kind: 'bytes', buffer: bytes.slice().buffer, whole: false });
+    const grown = await engine.grow({ kind: 'bytes', buffer, whole: false });
     times.push(performance.now() - t0);
+    const used = process.cpuUsage(c0);
+    cpu.push((used.user + used.system) / 1000);
     if (grown.summary === null) throw new Error(`append ${i} changed nothing (${grown.kind})`);
     const summary = grown.summary;
     held.push(bytes);
@@ -129,6 +142,9 @@ async function shapeRun(shape: string, options: GrowBenchOptions): Promise<GrowS
     p50: percentile(times, 50),
     p95: percentile(times, 95),
     max: Math.max(...times),
+    cpuP50: percentile(cpu, 50),
+    cpuP95: percentile(cpu, 95),
+    load: loadavg()[0] ?? 0,
     openMs,
     verified,
   };
@@ -140,7 +156,7 @@ export async function runGrowBench(options: GrowBenchOptions): Promise<GrowShape
   for (const shape of options.shapes) {
     const result = await shapeRun(shape, options);
     console.error(
-      `  grow ${shape}: p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms over ${result.appends} appends (${result.verified} verified)`,
+      `  grow ${shape}: p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms (CPU ${result.cpuP50.toFixed(2)} / ${result.cpuP95.toFixed(2)} ms) over ${result.appends} appends (${result.verified} verified, load ${result.load.toFixed(1)})`,
     );
     out.push(result);
   }
@@ -151,10 +167,10 @@ export async function runGrowBench(options: GrowBenchOptions): Promise<GrowShape
 export function growTable(results: readonly GrowShapeResult[]): string {
   const rows = results.map(
     (r) =>
-      `| ${r.shape} | ${r.events.toLocaleString('en')} | ${r.appends} | ${r.p50.toFixed(2)} ms | **${r.p95.toFixed(2)} ms** | ${r.max.toFixed(1)} ms | ${r.openMs.toFixed(0)} ms | ${r.verified} |`,
+      `| ${r.shape} | ${r.events.toLocaleString('en')} | ${r.appends} | ${r.p50.toFixed(2)} ms | **${r.p95.toFixed(2)} ms** | ${r.cpuP50.toFixed(2)} / ${r.cpuP95.toFixed(2)} ms | ${r.max.toFixed(1)} ms | ${r.openMs.toFixed(0)} ms | ${r.verified} | ${r.load.toFixed(1)} |`,
   );
-  return `| shape | events at the end | appends | engine time per append p50 | p95 (target ≤ 5 ms) | max | opening the end whole | appends verified equal to opening the prefix whole |
-|---|---|---|---|---|---|---|---|
+  return `| shape | events at the end | appends | engine time per append p50 | p95 (target ≤ 5 ms) | CPU time p50 / p95 | max | opening the end whole | appends verified equal to opening the prefix whole | load average |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}`;
 }
 

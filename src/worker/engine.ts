@@ -3,7 +3,6 @@
  * over postMessage and the in-process client calls it directly.
  */
 import { loaderVerdict } from '../core/analyze/loader-verdict';
-import { timeFacts } from '../core/analyze/time';
 import { LoadCancelled, openBytes, openStream } from '../core/analyze/open';
 import type { ByteStream, LoadResult } from '../core/analyze/open';
 import { GrowingInput } from '../core/analyze/growing';
@@ -13,7 +12,7 @@ import { detectContainer } from '../core/decode/detect';
 import { growFromFile, growFromUrl } from './follow';
 import type { FollowFetch, SourceGrowth, UrlSource } from './follow';
 import type { LoadProgress } from '../core/model';
-import { familyCounts, finalMessages, severityCounts } from '../core/analyze/summary';
+import { familyCounts, finalMessages, sessionTimeFacts, severityCounts } from '../core/analyze/summary';
 import { FINGERPRINT_EDGE, fingerprint, fingerprintEdges } from '../core/util/fingerprint';
 import type {
   CoreApi,
@@ -291,10 +290,9 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
       surfaceError: s.fold.error,
       decodeError: s.decodeError,
       loaderVerdict: loaderVerdict(s.diagnostics),
-      time: timeFacts(s.columns.time, s.diagnostics),
+      time: sessionTimeFacts(s),
       diagnosticCounts: severityCounts(sessionDiagnostics(query.session)),
-      // The alive set at the end, counted without copying the node list (a growing session is summarised after every append).
-      nodes: s.index.nodeCountAt(s.fold.accepted),
+      nodes: s.fold.nodeCount,
       replacements: s.fold.replacements.length,
       replaceGeneration: s.fold.replaceGeneration,
       messages: finalMessages(s),

@@ -363,20 +363,42 @@ export class AnalysisRecorder {
     }
   }
 
-  /** Close the pass (adds the cache findings, which need each request's recorded usage). */
+  /**
+   * The cache findings of the requests before the last: only the last request can still gain
+   * its usage (a request's usage is recorded while it is the current attempt), so the others'
+   * are settled and each is looked at once, however often a growing session asks.
+   */
+  private readonly settled: Diagnostic[] = [];
+  private settledRequests = 0;
+
+  /** The cache finding of request `i`, if it has one. */
+  private cacheFinding(i: number): Diagnostic | null {
+    const r = this.requests[i]!;
+    const read = r.usage?.cacheRead ?? null;
+    if (read === null || r.reusedTokens < CACHE_MIN_TOKENS || read >= CACHE_LOW_RATIO * r.reusedTokens) return null;
+    return {
+      severity: 'warning',
+      rule: ANALYSIS_RULES.cacheBelowPrefix,
+      seq: r.seq,
+      line: this.lines[i] ?? null,
+      message: `model request at seq ${r.seq} recorded ${read} cache-read tokens, under ${CACHE_LOW_RATIO * 100}% of the ~${r.reusedTokens}-token prefix it shares with the previous request`,
+    };
+  }
+
+  /**
+   * The analytics so far (adds the cache findings, which need each request's recorded usage).
+   * The pass may go on: a growing session asks after every append, at a cost of the requests
+   * added since and the findings, not of every request.
+   */
   finish(): SessionAnalytics {
-    const findings = [...this.findings];
-    this.requests.forEach((r, i) => {
-      const read = r.usage?.cacheRead ?? null;
-      if (read === null || r.reusedTokens < CACHE_MIN_TOKENS || read >= CACHE_LOW_RATIO * r.reusedTokens) return;
-      findings.push({
-        severity: 'warning',
-        rule: ANALYSIS_RULES.cacheBelowPrefix,
-        seq: r.seq,
-        line: this.lines[i] ?? null,
-        message: `model request at seq ${r.seq} recorded ${read} cache-read tokens, under ${CACHE_LOW_RATIO * 100}% of the ~${r.reusedTokens}-token prefix it shares with the previous request`,
-      });
-    });
+    const last = this.requests.length - 1;
+    for (; this.settledRequests < last; this.settledRequests++) {
+      const finding = this.cacheFinding(this.settledRequests);
+      if (finding !== null) this.settled.push(finding);
+    }
+    const open = last >= 0 ? this.cacheFinding(last) : null;
+    const findings = [...this.findings, ...this.settled];
+    if (open !== null) findings.push(open);
     findings.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
     return { requests: this.requests, replaces: this.replaces, findings };
   }

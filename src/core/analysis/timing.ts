@@ -16,7 +16,7 @@
  * times are a clock (`analyze/time.ts`) gets spans: synthetic or absent times are said, not drawn.
  */
 import type { SessionAnalysis } from '../analyze/session';
-import { timeFacts } from '../analyze/time';
+import { sessionTimeFacts } from '../analyze/summary';
 import type { TimeFacts } from '../analyze/time';
 import { sourcesOf } from '../analyze/columns';
 
@@ -151,7 +151,7 @@ function read(session: SessionAnalysis, i: number): unknown {
 /** The spans of a session (see the module comment). */
 export function timeSpans(session: SessionAnalysis): TimeSpans {
   const { columns, baseSeq } = session;
-  const time = timeFacts(columns.time, session.diagnostics);
+  const time = sessionTimeFacts(session);
   const lanes = Object.fromEntries(TIME_LANES.map((l) => [l, new LaneBuilder()])) as Record<TimeLane, LaneBuilder>;
   const gaps: TimeGap[] = [];
   if (time.kind !== 'clock') {

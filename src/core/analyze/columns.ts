@@ -167,23 +167,32 @@ export function sourcesOf(columns: EventColumns, i: number): number[] {
   return out;
 }
 
-/** Reverse index of sourceEventSeqs: for each seq, the later events that cite it (ascending). */
+/**
+ * Reverse index of sourceEventSeqs: for each seq, the later events that cite it (ascending).
+ * A CSR over the first `offset.length - 1` events, plus (for a growing session, see
+ * {@link CitedByIndex}) the citations that arrived after it, by cited event index.
+ */
 export interface CitedBy {
   offset: Uint32Array;
   citers: Int32Array;
+  /** Citers of each event index not in the CSR (ascending seqs, all after the CSR's); absent when none. */
+  later?: ReadonlyMap<number, readonly number[]>;
 }
 
 /**
  * Build the "cited by" index (counting sort over the CSR).
  * @param baseSeq seq of event 0; citations outside the log are ignored
+ * @param outside called with (citer index, cited index) for each citation of an event at or
+ *   past the end (the log may grow to it)
  */
-export function buildCitedBy(columns: EventColumns, baseSeq: number): CitedBy {
+export function buildCitedBy(columns: EventColumns, baseSeq: number, outside?: (citer: number, target: number) => void): CitedBy {
   const n = columns.typeId.length;
   const counts = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
     for (let j = columns.sourceOffset[i]!; j < columns.sourceOffset[i + 1]!; j++) {
       const target = columns.sources[j]! - baseSeq;
       if (target >= 0 && target < n) counts[target + 1] = counts[target + 1]! + 1;
+      else if (target >= n) outside?.(i, target);
     }
   }
   for (let i = 0; i < n; i++) counts[i + 1] = counts[i + 1]! + counts[i]!;
@@ -202,10 +211,55 @@ export function buildCitedBy(columns: EventColumns, baseSeq: number): CitedBy {
   return { offset, citers };
 }
 
+/**
+ * The "cited by" index of a growing session's columns, extended as they grow: the citations of
+ * new events go to a map beside the CSR, and the CSR is built again over everything only once
+ * the map holds as many citations as it does (so each citation is sorted O(1) times, amortised).
+ */
+export class CitedByIndex {
+  private base: CitedBy | null = null;
+  private later = new Map<number, number[]>();
+  private laterCount = 0;
+  /** Events whose citations are counted. */
+  private counted = 0;
+
+  /** @param baseSeq seq of event 0 */
+  constructor(readonly baseSeq: number) {}
+
+  /** The index of `columns` (the columns counted before, grown at the end). */
+  update(columns: EventColumns): CitedBy {
+    const n = columns.typeId.length;
+    if (this.base === null || n < this.counted || this.laterCount > Math.max(1024, this.base.citers.length)) {
+      this.later = new Map();
+      this.laterCount = 0;
+      this.base = buildCitedBy(columns, this.baseSeq, (citer, target) => this.cite(target, citer));
+      this.counted = n;
+    }
+    for (let i = this.counted; i < n; i++) {
+      for (let j = columns.sourceOffset[i]!; j < columns.sourceOffset[i + 1]!; j++) {
+        const target = columns.sources[j]! - this.baseSeq;
+        if (target >= 0) this.cite(target, i);
+      }
+    }
+    this.counted = n;
+    const { offset, citers } = this.base;
+    return this.laterCount === 0 ? { offset, citers } : { offset, citers, later: this.later };
+  }
+
+  private cite(target: number, citer: number): void {
+    const list = this.later.get(target);
+    if (list === undefined) this.later.set(target, [citer + this.baseSeq]);
+    else list.push(citer + this.baseSeq);
+    this.laterCount += 1;
+  }
+}
+
 /** The seqs that cite event `i`. */
 export function citersOf(cited: CitedBy, i: number): number[] {
   const out: number[] = [];
   const end = cited.offset[i + 1] ?? 0;
   for (let j = cited.offset[i] ?? 0; j < end; j++) out.push(cited.citers[j]!);
+  const later = cited.later?.get(i);
+  if (later !== undefined) out.push(...later);
   return out;
 }

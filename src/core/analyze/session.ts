@@ -26,7 +26,8 @@ import type {
 } from '../model';
 import { formatLabel } from '../model';
 import type { CitedBy, EventColumns } from './columns';
-import { buildCitedBy, ColumnsBuilder } from './columns';
+import { buildCitedBy, CitedByIndex, ColumnsBuilder } from './columns';
+import { ColumnTally } from './tally';
 
 /** Everything known about one session after loading. */
 export interface SessionAnalysis {
@@ -50,12 +51,19 @@ export interface SessionAnalysis {
   baseSeq: number;
   partial: boolean;
   columns: EventColumns;
+  /**
+   * Running totals over `columns` (events per type, the time facts), shared by every snapshot
+   * of a growing session: each read counts only the events added since the last.
+   */
+  readonly tally: ColumnTally;
   /** The reverse of `sourceEventSeqs`, built on first read (the CLI never needs it). */
   readonly citedBy: CitedBy;
   /** The conformance result: the state after the accepted prefix, and the first refusal. */
   fold: {
     accepted: number;
     nodes: number[];
+    /** `nodes.length`, without copying the list (a growing session is summarised after every append). */
+    nodeCount: number;
     replacements: Replacement[];
     replaceGeneration: number;
     error: SurfaceErrorInfo | null;
@@ -114,6 +122,9 @@ export class SessionAnalyzer implements TextEventSink {
   private readonly options: AnalyzerOptions;
   private baseSeq: number;
   private readonly columns = new ColumnsBuilder();
+  private readonly tally = new ColumnTally();
+  /** The "cited by" index of the snapshots, extended from one to the next (see {@link snapshot}). */
+  private cited: CitedByIndex | null = null;
   private builder: TimeTravelBuilder | null = null;
   private readonly state: SurfaceState = emptySurfaceState();
   private readonly replacements: Replacement[] = [];
@@ -271,6 +282,7 @@ export class SessionAnalyzer implements TextEventSink {
         copy ??= nodes.slice();
         return copy;
       },
+      nodeCount: nodes.length,
       replacements: this.replacements,
       replaceGeneration: this.state.replaceGeneration,
       error: this.error,
@@ -295,6 +307,9 @@ export class SessionAnalyzer implements TextEventSink {
     const header = this.options.header;
     const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
     const baseSeq = this.baseSeq;
+    // Made at the first snapshot with events (a stream-json window takes its base seq from its first event).
+    if (live && this.cited?.baseSeq !== baseSeq) this.cited = new CitedByIndex(baseSeq);
+    const cited = live ? this.cited : null;
     return {
       path: this.options.path,
       format: formatLabel(this.options.form),
@@ -307,7 +322,10 @@ export class SessionAnalyzer implements TextEventSink {
       baseSeq: this.baseSeq,
       partial: this.baseSeq > 0,
       columns,
+      tally: this.tally,
       get citedBy(): CitedBy {
+        // A growing session's index is extended for what each append added; a finished one is built once.
+        if (cited !== null) return cited.update(columns);
         const value = buildCitedBy(columns, baseSeq);
         Object.defineProperty(this, 'citedBy', { value, enumerable: true });
         return value;
@@ -317,6 +335,7 @@ export class SessionAnalyzer implements TextEventSink {
         : {
             accepted: this.accepted,
             nodes: this.state.nodes.slice(),
+            nodeCount: this.state.nodes.length,
             replacements: this.replacements,
             replaceGeneration: this.state.replaceGeneration,
             error: this.error,

@@ -5,17 +5,23 @@ import type { Diagnostic, Severity } from '../model';
 import { familyOf } from './family';
 import type { Family } from './family';
 import type { SessionAnalysis } from './session';
+import { factsOfTally } from './time';
+import type { TimeFacts } from './time';
 
-/** Event counts by type, from the type column. */
+/** Event counts by type, from the type column (its running tally: only events not counted yet are read). */
 export function typeCounts(session: SessionAnalysis): Map<string, number> {
-  const { typeId, types } = session.columns;
-  const counts = new Uint32Array(types.length);
-  for (let i = 0; i < typeId.length; i++) counts[typeId[i]!] = counts[typeId[i]!]! + 1;
+  const tally = session.tally.update(session.columns);
   const out = new Map<string, number>();
-  types.forEach((type, id) => {
-    if (counts[id]! > 0) out.set(type, counts[id]!);
+  session.columns.types.forEach((type, id) => {
+    const n = tally.typeCount(id);
+    if (n > 0) out.set(type, n);
   });
   return out;
+}
+
+/** How the session's times read (its running tally: only events not counted yet are read). */
+export function sessionTimeFacts(session: SessionAnalysis): TimeFacts {
+  return factsOfTally(session.tally.update(session.columns).time(), session.diagnostics);
 }
 
 /** Event counts by family. */

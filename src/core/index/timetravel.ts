@@ -43,7 +43,15 @@ export class TimeTravelBuilder {
    */
   private livePos: GrowArray<Int32Array> | null = null;
   private liveAt: GrowArray<Int32Array> | null = null;
-  private insertions: number[] = [];
+  /** Nodes inserted before the end since the index last took the order (see {@link settleOrder}). */
+  private inserted: number[] = [];
+  /**
+   * The order is exact before this position; from it on it is laid out again from the linked
+   * list by {@link settleOrder} (the smallest position an insertion since moved).
+   */
+  private orderFrom = Infinity;
+  /** Nodes in the order when the index last took it: the nodes added since have no exact position yet. */
+  private orderLength = 0;
   private liveIndex: TimeTravelIndex | null = null;
 
   /** @param baseSeq absolute seq of event index 0 */
@@ -107,7 +115,7 @@ export class TimeTravelBuilder {
     }
     // Insert immediately before the first shadowed node.
     const first = this.nodeOfSeq(plan.shadowed[0]!);
-    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, this.livePos.get(first));
+    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, first);
     const before = this.prev.get(first);
     this.prev.set(node, before);
     this.next.set(node, first);
@@ -128,19 +136,50 @@ export class TimeTravelBuilder {
     this.replShadowOffset.push(this.replShadow.length);
   }
 
-  /** Live mode: put `node` at position `p`, moving every later position on by one. */
-  private insertLive(node: number, p: number): void {
+  /**
+   * Live mode: `node` goes immediately before `first`. Only noted: the positions after it move
+   * once per look, in {@link settleOrder}, not once per insertion (a log that replaces its last
+   * node again and again inserts at the same place each time, before all the earlier ones).
+   */
+  private insertLive(node: number, first: number): void {
     const pos = this.livePos as GrowArray<Int32Array>;
     const at = this.liveAt as GrowArray<Int32Array>;
-    at.push(0);
-    const n = at.length;
-    const raw = at.raw();
-    raw.copyWithin(p + 1, p, n - 1);
-    raw[p] = node;
-    pos.push(p);
+    // Room and an id-aligned entry; the values are laid out by settleOrder.
+    pos.push(at.length);
+    at.push(node);
+    // Before a node the index already placed: from its position on; before a node added since, from where those begin.
+    const from = first < this.orderLength ? pos.get(first) : this.orderLength;
+    if (from < this.orderFrom) this.orderFrom = from;
+    this.inserted.push(node);
+  }
+
+  /**
+   * Lay out the global order again from the first position an insertion moved (walking the
+   * linked list from the node before it), and return where the inserted nodes now are, in
+   * ascending order: inserting empty bits there, lowest first, moves an earlier alive set's
+   * bits as the insertions one by one did.
+   */
+  private settleOrder(): number[] {
+    const pos = this.livePos as GrowArray<Int32Array>;
+    const at = this.liveAt as GrowArray<Int32Array>;
+    const inserted = this.inserted;
+    this.orderLength = at.length;
+    if (inserted.length === 0) return [];
+    const from = this.orderFrom;
+    // On the backing arrays: this walk is most of an append that inserts far from the end.
+    const next = this.next.raw();
+    const atRaw = at.raw();
     const posRaw = pos.raw();
-    for (let i = p + 1; i < n; i++) posRaw[raw[i]!] = i;
-    this.insertions.push(p);
+    let node = from === 0 ? this.head : next[atRaw[from - 1]!]!;
+    for (let p = from; node !== -1; p++) {
+      atRaw[p] = node;
+      posRaw[node] = p;
+      node = next[node]!;
+    }
+    const out = inserted.map((n) => pos.get(n)).sort((a, b) => a - b);
+    this.inserted = [];
+    this.orderFrom = Infinity;
+    return out;
   }
 
   /** The columns as they stand, as views (valid until the next event). */
@@ -189,12 +228,13 @@ export class TimeTravelBuilder {
       }
       this.livePos = pos;
       this.liveAt = at;
-      this.insertions = [];
+      this.inserted = [];
+      this.orderFrom = Infinity;
+      this.orderLength = at.length;
       this.liveIndex = new TimeTravelIndex(this.liveColumns(steps, checkpointEvery ?? chooseCheckpointInterval(steps, m)), true);
       return this.liveIndex;
     }
-    const insertions = this.insertions;
-    this.insertions = [];
+    const insertions = this.settleOrder();
     this.liveIndex.extend(this.liveColumns(steps, this.liveIndex.checkpointEvery), insertions);
     return this.liveIndex;
   }
@@ -297,6 +337,24 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/**
+ * `curve` as a view of `length` values, its values kept: in place when its buffer has room
+ * (values past the view were never read through it), else in a buffer of twice the room. A
+ * curve that grows by a few steps per append is copied O(log n) times in all, not on every one.
+ */
+function roomFor<T extends Int32Array | Float64Array>(curve: T, length: number): T {
+  const Ctor = (curve instanceof Int32Array ? Int32Array : Float64Array) as unknown as new (
+    buffer: ArrayBufferLike | number,
+    offset?: number,
+    length?: number,
+  ) => T;
+  const room = (curve.buffer.byteLength - curve.byteOffset) / curve.BYTES_PER_ELEMENT;
+  if (room >= length) return new Ctor(curve.buffer, curve.byteOffset, length);
+  const grown = new Ctor(Math.max(length, 2 * room));
+  (grown as { set(a: ArrayLike<number>): void }).set(curve);
+  return new Ctor(grown.buffer, 0, length);
+}
+
 /** Answers "what did the surface look like after step k" for any k. */
 export class TimeTravelIndex {
   private c: IndexColumns;
@@ -305,6 +363,10 @@ export class TimeTravelIndex {
   /** Words allocated per bitset (more than {@link words} for a growing index, which doubles it). */
   private capacity: number;
   private readonly checkpoints: Uint32Array[] = [];
+  /** How many of {@link insertions} each checkpoint has applied (see {@link checkpoint}). */
+  private readonly checkpointInsertions: number[] = [];
+  /** Positions where a growing index's nodes were inserted before the end, in order. */
+  private readonly insertions = new GrowArray(Int32Array);
   private replStep: Int32Array;
   private readonly replSteps: GrowArray<Int32Array> | null;
   private lastSeek: { step: number; bits: Uint32Array } | null = null;
@@ -330,26 +392,23 @@ export class TimeTravelIndex {
    * Take what the builder recorded since (see `TimeTravelBuilder.live`): the columns as they
    * stand now and the positions where nodes were inserted before the end, in order. Steps
    * already taken never change (a new event only adds a node and shadows older ones at its own
-   * step), so the checkpoints only move their bits past each insertion and gain the new steps'
-   * checkpoints, and the message curve only gains the new steps.
+   * step), so the checkpoints only move their bits past each insertion (when next read) and
+   * gain the new steps' checkpoints, and the message curve only gains the new steps.
    */
   extend(columns: IndexColumns, insertions: readonly number[]): void {
     const oldSteps = this.c.steps;
     this.c = columns;
     const words = Math.ceil(columns.nodeSeq.length / 32);
     if (words > this.capacity) {
-      const capacity = Math.max(words, this.capacity * 2);
-      for (let i = 0; i < this.checkpoints.length; i++) {
-        const grown = new Uint32Array(capacity);
-        grown.set(this.checkpoints[i] as Uint32Array);
-        this.checkpoints[i] = grown;
-      }
-      this.capacity = capacity;
+      // The checkpoints move to the larger size when next read (see checkpoint()).
+      this.capacity = Math.max(words, this.capacity * 2);
       this.lastSeek = null;
     }
     this.words = words;
     if (insertions.length > 0) {
-      for (const p of insertions) for (const cp of this.checkpoints) insertZeroBit(cp, p, words);
+      // Recorded, not applied: each checkpoint moves its bits past them when next read, so an
+      // append costs its own insertions, not one pass over every checkpoint for each.
+      for (const p of insertions) this.insertions.push(p);
       this.lastSeek = null;
     }
     const repls = this.replSteps as GrowArray<Int32Array>;
@@ -359,10 +418,13 @@ export class TimeTravelIndex {
     const k = columns.checkpointEvery;
     const last = this.checkpoints.length - 1;
     if ((last + 1) * k <= columns.steps) {
-      const bits = (this.checkpoints[last] as Uint32Array).slice();
+      const bits = this.checkpoint(last).slice();
       for (let i = last * k; i < columns.steps; i++) {
         this.applyEvent(bits, i);
-        if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+        if ((i + 1) % k === 0) {
+          this.checkpoints.push(bits.slice());
+          this.checkpointInsertions.push(this.insertions.length);
+        }
       }
     }
     if (this.messageCurve !== null)
@@ -377,8 +439,7 @@ export class TimeTravelIndex {
   private extendCurve<T extends Int32Array | Float64Array>(curve: T, from: number, weight: (node: number) => number): T {
     const c = this.c;
     const steps = c.steps;
-    const out = (curve instanceof Int32Array ? new Int32Array(steps + 1) : new Float64Array(steps + 1)) as T;
-    (out as { set(a: ArrayLike<number>): void }).set(curve.subarray(0, from + 1));
+    const out = roomFor(curve, steps + 1);
     let sum = curve[from]!;
     for (let k = from + 1; k <= steps; k++) {
       const node = c.nodeOfEvent[k - 1]!;
@@ -434,10 +495,35 @@ export class TimeTravelIndex {
     const k = this.c.checkpointEvery;
     const bits = new Uint32Array(this.capacity);
     this.checkpoints.push(bits.slice());
+    this.checkpointInsertions.push(0);
     for (let i = 0; i < this.c.steps; i++) {
       this.applyEvent(bits, i);
-      if ((i + 1) % k === 0) this.checkpoints.push(bits.slice());
+      if ((i + 1) % k === 0) {
+        this.checkpoints.push(bits.slice());
+        this.checkpointInsertions.push(0);
+      }
     }
+  }
+
+  /**
+   * Checkpoint `i`, brought up to date: at the current size, its bits moved past every
+   * insertion recorded since it was last read (applied in order, as they happened).
+   */
+  private checkpoint(i: number): Uint32Array {
+    let bits = this.checkpoints[i] as Uint32Array;
+    if (bits.length < this.capacity) {
+      const grown = new Uint32Array(this.capacity);
+      grown.set(bits);
+      bits = grown;
+      this.checkpoints[i] = bits;
+    }
+    const done = this.checkpointInsertions[i]!;
+    const log = this.insertions;
+    if (done < log.length) {
+      for (let j = done; j < log.length; j++) insertZeroBit(bits, log.get(j), this.words);
+      this.checkpointInsertions[i] = log.length;
+    }
+    return bits;
   }
 
   private clampStep(step: number): number {
@@ -461,7 +547,7 @@ export class TimeTravelIndex {
       from = last.step;
     } else {
       const cp = Math.floor(k / every);
-      bits = (this.checkpoints[cp] as Uint32Array).slice();
+      bits = this.checkpoint(cp).slice();
       from = cp * every;
     }
     for (let i = from; i < k; i++) this.applyEvent(bits, i);
@@ -624,15 +710,18 @@ export class TimeTravelIndex {
 
   /**
    * The seq span each replacement covers, directly or through nested replaces (for gutter
-   * brackets): `first[r]`/`last[r]` are the smallest and largest covered seq.
+   * brackets): `first[r]`/`last[r]` are the smallest and largest covered seq. With `previous`
+   * (this index's spans before it grew) only the replacements since are spanned: a
+   * replacement's span never changes once it is applied.
    */
-  bracketSpans(): { first: Int32Array; last: Int32Array } {
+  bracketSpans(previous?: { first: Int32Array; last: Int32Array }): { first: Int32Array; last: Int32Array } {
     const c = this.c;
     const count = c.replNode.length;
-    const first = new Int32Array(count);
-    const last = new Int32Array(count);
+    const from = previous === undefined ? 0 : Math.min(previous.first.length, count);
+    const first = previous === undefined ? new Int32Array(count) : roomFor(previous.first, count);
+    const last = previous === undefined ? new Int32Array(count) : roomFor(previous.last, count);
     // Children are applied before their parents, so one pass in event order suffices.
-    for (let r = 0; r < count; r++) {
+    for (let r = from; r < count; r++) {
       let lo = NEVER;
       let hi = -1;
       for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) {

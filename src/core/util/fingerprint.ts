@@ -19,12 +19,11 @@ export function fingerprint(bytes: Uint8Array): string {
  */
 export function fingerprintEdges(size: number, head: Uint8Array, tail: Uint8Array): string {
   let h = 0x811c9dc5;
-  const mix = (b: number): void => {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  };
-  for (let i = 0; i < 8; i++) mix(Math.floor(size / 2 ** (8 * i)) & 0xff);
-  for (let i = 0; i < head.length; i++) mix(head[i]!);
-  for (let i = 0; i < tail.length; i++) mix(tail[i]!);
+  for (let i = 0; i < 8; i++) h = Math.imul(h ^ (Math.floor(size / 2 ** (8 * i)) & 0xff), 0x01000193) >>> 0;
+  // The mixing step written out in each loop, not a closure: a closure's captured `h` lives in
+  // its context object, which made this ten times slower (a followed session is fingerprinted
+  // after every append).
+  for (let i = 0; i < head.length; i++) h = Math.imul(h ^ head[i]!, 0x01000193) >>> 0;
+  for (let i = 0; i < tail.length; i++) h = Math.imul(h ^ tail[i]!, 0x01000193) >>> 0;
   return `${size.toString(36)}-${h.toString(36)}`;
 }

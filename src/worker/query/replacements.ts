@@ -55,7 +55,8 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
 
 export function brackets(q: QuerySession, { step, lo, hi }: BracketsParams): Bracket[] {
   const tt = q.session.index;
-  q.spans ??= tt.bracketSpans();
+  // A grown session keeps the spans it had (see `QuerySession.grow`): only new replacements are spanned.
+  if (q.spans === null || q.spans.first.length < tt.replacementCount) q.spans = tt.bracketSpans(q.spans ?? undefined);
   const { first, last } = q.spans;
   const count = tt.replaceGenerationAt(step);
   const kinds = replacementKinds(q);

@@ -1,6 +1,6 @@
 /** The timeline: rows matching a filter, with their state at the cursor, and the row of a seq. */
 import { OpCode } from '../../core/analyze/columns';
-import { outOfOrderFlags } from '../../core/analyze/time';
+import { OutOfOrderFlags } from '../../core/analyze/time';
 import { summarizeEvent } from '../../core/analyze/describe';
 import type { Family } from '../../core/analyze/family';
 import type { RowFilter, RowOfParams, RowWindow, RowsParams, SurfaceOpKind, TimelineRow } from '../../protocol/protocol';
@@ -9,27 +9,44 @@ import type { EventReader, QuerySession, RowFacts } from './session';
 
 const OP_KIND: readonly SurfaceOpKind[] = [null, 'append', 'replace', 'invalid'];
 
-/** Event indices matching a filter, or null when every event matches (cached per filter). */
+/**
+ * Event indices matching a filter, or null when every event matches (cached per filter; after
+ * an append only the new events are looked at, see `QuerySession.grow`).
+ */
 export function matching(q: QuerySession, filter: RowFilter): Int32Array | null {
   const families = [...new Set(filter.families)].sort();
   const key = `${families.join(',')}|${filter.surfaceOnly ? 1 : 0}`;
-  if (q.filterCache.has(key)) return q.filterCache.get(key) ?? null;
-  let result: Int32Array | null = null;
-  if (families.length > 0 || filter.surfaceOnly) {
+  let entry = q.filterCache.get(key);
+  if (entry === null) return null;
+  if (entry === undefined) {
+    if (families.length === 0 && !filter.surfaceOnly) {
+      q.filterCache.set(key, null);
+      return null;
+    }
+    if (q.filterCache.size > 16) q.filterCache.clear();
+    entry = { rows: new Int32Array(0), length: 0, scanned: 0 };
+    q.filterCache.set(key, entry);
+  }
+  if (entry.scanned < q.length) {
     const wanted = new Set<Family>(families);
     const { op } = q.session.columns;
-    const keep = new Int32Array(q.length);
-    let n = 0;
-    for (let i = 0; i < q.length; i++) {
+    // Room for every new event, doubling: a list extended after every append is copied O(log n) times.
+    if (entry.length + (q.length - entry.scanned) > entry.rows.length) {
+      const grown = new Int32Array(Math.max(entry.length + (q.length - entry.scanned), 2 * entry.rows.length));
+      grown.set(entry.rows.subarray(0, entry.length));
+      entry.rows = grown;
+    }
+    const keep = entry.rows;
+    let n = entry.length;
+    for (let i = entry.scanned; i < q.length; i++) {
       if (filter.surfaceOnly && op[i] === OpCode.None) continue;
       if (wanted.size > 0 && !wanted.has(q.familyOf(i))) continue;
       keep[n++] = i;
     }
-    result = keep.slice(0, n);
+    entry.length = n;
+    entry.scanned = q.length;
   }
-  if (q.filterCache.size > 16) q.filterCache.clear();
-  q.filterCache.set(key, result);
-  return result;
+  return entry.rows.subarray(0, entry.length);
 }
 
 export function rowCount(q: QuerySession, filter: RowFilter): number {
@@ -51,14 +68,15 @@ function facts(q: QuerySession, i: number, read: EventReader): RowFacts {
   const data = event !== null && typeof event === 'object' ? (event as { data?: unknown }).data : undefined;
   const turn = data !== null && typeof data === 'object' ? (data as { turn?: unknown }).turn : undefined;
   const stepNo = data !== null && typeof data === 'object' ? (data as { step?: unknown }).step : undefined;
-  q.timeBack ??= outOfOrderFlags(columns.time);
+  q.timeBack ??= new OutOfOrderFlags();
+  const timeBack = q.timeBack.update(columns.time);
   const own = event !== null && typeof event === 'object' ? (event as { seq?: unknown }).seq : undefined;
   return q.rowFacts.set(i, {
     index: i,
     seq: q.seqOf(i),
     seqLabel: own === undefined ? '—' : typeof own === 'number' ? String(own) : (JSON.stringify(own) ?? String(own)),
     time: Number.isFinite(time) ? time : null,
-    timeBack: q.timeBack[i] === 1,
+    timeBack: timeBack[i] === 1,
     type: q.typeOf(i),
     family: q.familyOf(i),
     turn: typeof turn === 'number' ? turn : null,

@@ -21,11 +21,13 @@ export interface MatchSet {
   key: string;
   matcher: Matcher | null;
   rows: Int32Array;
+  /** The filtered rows looked at: `[0, covered)` (a session that grows has more after them). */
+  covered: number;
   error: QueryErrorInfo | null;
 }
 
 /** The scan in progress or done, per session (one: a new query replaces it). */
-const scans = new WeakMap<QuerySession, { key: string; result: Promise<MatchSet> }>();
+const scans = new WeakMap<QuerySession, { key: string; total: number; result: Promise<MatchSet> }>();
 
 function keyOf(text: string, filter: RowFilter, step: number, usesCursor: boolean): string {
   const families = [...new Set(filter.families)].sort().join(',');
@@ -63,10 +65,11 @@ async function scan(
   step: number,
   pause: () => Promise<void>,
   generation: number,
+  from = 0,
+  found: number[] = [],
 ): Promise<MatchSet> {
   const total = rowCount(q, filter);
-  const found: number[] = [];
-  let row = 0;
+  let row = from;
   for (;;) {
     const sliceStart = Date.now();
     row = scanRows(q, matcher, filter, step, row, found, () => Date.now() - sliceStart >= SLICE_MS);
@@ -74,7 +77,7 @@ async function scan(
     await pause();
     if (q.searches !== generation) throw abortError('search superseded by a newer one');
   }
-  return { key, matcher, rows: Int32Array.from(found), error: null };
+  return { key, matcher, rows: Int32Array.from(found), covered: row, error: null };
 }
 
 /** The match set of a query: the kept one when it is the same query, else a new scan. */
@@ -82,15 +85,25 @@ export function matchSet(q: QuerySession, text: string, filter: RowFilter, step:
   const parsed = parseQuery(text);
   if (!parsed.ok) {
     const { message, start, end } = parsed.error;
-    return Promise.resolve({ key: '', matcher: null, rows: new Int32Array(0), error: { message, start, end } });
+    return Promise.resolve({ key: '', matcher: null, rows: new Int32Array(0), covered: 0, error: { message, start, end } });
   }
-  // A grown session's earlier scan covered fewer rows.
-  const key = `${q.generation}:${keyOf(text, filter, step, parsed.query.usesCursor)}`;
+  // A session grown in place keeps its rows and their matches (a match depends on the row's own
+  // event and those before it, or on the cursor, which is in the key): the scan goes on from
+  // the rows it covered. One read again from the start (`resets`) scans again.
+  const key = `${q.resets}:${keyOf(text, filter, step, parsed.query.usesCursor)}`;
   const current = scans.get(q);
-  if (current && current.key === key) return current.result;
+  const total = rowCount(q, filter);
+  if (current && current.key === key && current.total === total) return current.result;
   const generation = ++q.searches;
-  const result = scan(q, key, compileQuery(parsed.query), filter, step, pause, generation);
-  const entry = { key, result };
+  const result =
+    current && current.key === key && current.total < total
+      ? current.result.then((kept) =>
+          kept.matcher === null || kept.covered >= total
+            ? kept
+            : scan(q, key, kept.matcher, filter, step, pause, generation, kept.covered, Array.from(kept.rows)),
+        )
+      : scan(q, key, compileQuery(parsed.query), filter, step, pause, generation);
+  const entry = { key, total, result };
   scans.set(q, entry);
   // A scan that was stopped must not be reused by a later request for the same query.
   result.catch(() => {
@@ -146,11 +159,11 @@ export function searchNow(q: QuerySession, query: SearchQuery): SearchResult {
   const parsed = parseQuery(query.text);
   if (!parsed.ok) {
     const { message, start, end } = parsed.error;
-    return pick(q, { key: '', matcher: null, rows: new Int32Array(0), error: { message, start, end } }, query);
+    return pick(q, { key: '', matcher: null, rows: new Int32Array(0), covered: 0, error: { message, start, end } }, query);
   }
   const found: number[] = [];
-  scanRows(q, compileQuery(parsed.query), query.filter, query.step, 0, found, () => false);
-  return pick(q, { key: '', matcher: null, rows: Int32Array.from(found), error: null }, query);
+  const covered = scanRows(q, compileQuery(parsed.query), query.filter, query.step, 0, found, () => false);
+  return pick(q, { key: '', matcher: null, rows: Int32Array.from(found), covered, error: null }, query);
 }
 
 /** A window of the match list: each matching row with its snippet. */

@@ -7,6 +7,7 @@
 import { familyOf } from '../../core/analyze/family';
 import type { Family } from '../../core/analyze/family';
 import type { SessionAnalysis } from '../../core/analyze/session';
+import type { OutOfOrderFlags } from '../../core/analyze/time';
 import type { EventState, ReplacementKind, SurfaceNode, TimelineRow } from '../../protocol/protocol';
 
 /**
@@ -15,6 +16,16 @@ import type { EventState, ReplacementKind, SurfaceNode, TimelineRow } from '../.
  * the caches every answer re-parses its events. A few thousand entries cost well under 1 MB.
  */
 const CACHE_ENTRIES = 4096;
+
+/**
+ * The event indices matching one timeline filter: `rows[0 … length)`, the events before
+ * `scanned` looked at (the rest, appended since, are looked at on the next read).
+ */
+export interface FilterRows {
+  rows: Int32Array;
+  length: number;
+  scanned: number;
+}
 
 /** Most items of one window (rows, nodes, diagnostics) sent per request. */
 export const MAX_WINDOW = 2000;
@@ -64,14 +75,17 @@ export class QuerySession {
   session: SessionAnalysis;
   /** Family of each interned type (by type id). */
   readonly familyOfType: Family[];
-  /** Bumped by every {@link grow}: a cached answer keyed by it is of the session as it was. */
-  generation = 0;
-  /** Event indices per timeline filter (see `rows.ts`). */
-  readonly filterCache = new Map<string, Int32Array | null>();
+  /**
+   * Bumped by a {@link grow} that is not the same pass extended (the prefix opened whole
+   * again): an answer keyed by it may be extended for the rows added since, not reused as is.
+   */
+  resets = 0;
+  /** Event indices per timeline filter, null when every event matches (see `rows.ts`). */
+  readonly filterCache = new Map<string, FilterRows | null>();
   readonly rowFacts = new BoundedCache<number, RowFacts>(CACHE_ENTRIES);
   readonly nodes = new BoundedCache<number, SurfaceNode>(CACHE_ENTRIES);
   /** Per event: its time is earlier than one before it. Built on the first row request. */
-  timeBack: Uint8Array | null = null;
+  timeBack: OutOfOrderFlags | null = null;
   /** Kind of each replacement, by replacement number (see `replacements.ts`). */
   kinds: ReplacementKind[] | null = null;
   spans: { first: Int32Array; last: Int32Array } | null = null;
@@ -92,23 +106,28 @@ export class QuerySession {
   }
 
   /**
-   * The same session, grown: `session` is its analysis after an append (the same log, columns
-   * and index, extended in place). Only what an append can change is forgotten: the row lists
-   * per filter, the facts of rows and nodes (a later replace shadows them), the out-of-order
-   * times, the brackets and the pending curve sizing; the replacement kinds and transcript
-   * totals of what was there stay (a row's transcript is fixed while it is on the surface).
+   * The same session, grown: `session` is its analysis after an append. When it is the same
+   * pass extended in place (the same log and tallies: the events held are unchanged, only more
+   * follow), everything derived from the events held stays and extends on the next read — the
+   * row lists per filter, the facts of rows and nodes (a row's facts are its own event's, and
+   * the times before it), the out-of-order flags, the brackets — so a request after an append
+   * costs what the append added. Otherwise (the prefix opened whole again) they are forgotten.
+   * The replacement kinds and transcript totals of what was there stay either way (a row's
+   * transcript is fixed while it is on the surface); the curve sizes only new nodes.
    */
   grow(session: SessionAnalysis): void {
+    const extended = session.log === this.session.log && session.tally === this.session.tally;
     this.session = session;
     const { types } = session.columns;
     for (let t = this.familyOfType.length; t < types.length; t++) this.familyOfType.push(familyOf(types[t] as string));
-    this.generation += 1;
+    this.sizing = null;
+    if (extended) return;
+    this.resets += 1;
     this.filterCache.clear();
     this.rowFacts.clear();
     this.nodes.clear();
     this.timeBack = null;
     this.spans = null;
-    this.sizing = null;
   }
 
   get length(): number {
