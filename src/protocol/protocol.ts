@@ -678,9 +678,22 @@ export interface EventParams extends SessionParams {
   seq: number;
 }
 
-/** A session at a step ({@link CoreApi.replacements}). */
+/** A session at a step. */
 export interface StepParams extends SessionParams {
   step: number;
+}
+
+/** {@link CoreApi.replacements}: the replacements applied by `step`, [start, start + count). */
+export interface ReplacementsParams extends StepParams {
+  start: number;
+  count: number;
+}
+
+/** A page of the replacements applied by a step. */
+export interface ReplacementsWindow {
+  /** Replacements applied by the step, in all. */
+  total: number;
+  items: ReplacementRow[];
 }
 
 /** A replacement of a session, by its seq. */
@@ -804,7 +817,8 @@ export interface CoreApi {
   surface(params: WindowParams): Promise<SurfaceWindow>;
   /** Nodes a replacement shadowed directly, as surface nodes (for recursive expansion). */
   shadowedBy(params: ReplacementParams): Promise<SurfaceNode[]>;
-  replacements(params: StepParams): Promise<ReplacementRow[]>;
+  /** A window of the replacements applied by a step (a log may have 100,000: never all at once). */
+  replacements(params: ReplacementsParams): Promise<ReplacementsWindow>;
   /** Brackets of replacements applied at or before `step` that overlap seqs [lo, hi]. */
   brackets(params: BracketsParams): Promise<Bracket[]>;
   detail(params: EventAtParams): Promise<EventDetail>;

@@ -37,7 +37,7 @@ function exercise(session: SessionAnalysis): void {
   const filter = { families: [], surfaceOnly: false };
   query.rows({ step: session.fold.accepted, filter, start: 0, count: 50 });
   query.surface({ step: session.fold.accepted, start: 0, count: 50 });
-  query.replacements({ step: session.fold.accepted });
+  query.replacements({ step: session.fold.accepted, start: 0, count: 2000 });
   query.brackets({ step: session.fold.accepted, lo: 0, hi: 1e9 });
   query.diagnostics({ start: 0, count: 100 });
   for (let i = 0; i < Math.min(session.log.length, 20); i++) query.detail({ seq: i + session.baseSeq, step: session.fold.accepted });

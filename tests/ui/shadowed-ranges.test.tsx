@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ShadowedRanges } from '../../src/ui/panels/ShadowedRanges';
 import { Surface } from '../../src/ui/panels/surface/Surface';
 import { Timeline } from '../../src/ui/panels/timeline/Timeline';
-import { renderFixture } from './harness';
+import { generateReplaceHeavyLines } from '../../src/core/gen/shapes';
+import { engineStoreWithText } from '../store/helpers';
+import { renderFixture, renderWith } from './harness';
 
 // The teaching sample: a tool-result prune (30 replaces 11, step 31), then a compaction (43
 // replaces 2…39, step 44) that shadows the prune.
@@ -21,6 +23,21 @@ describe('Shadowed ranges', () => {
     await waitFor(() => expect(within(ranges()).getAllByRole('listitem')).toHaveLength(1));
     act(() => store.getState().goTo(5));
     await waitFor(() => expect(within(ranges()).getByText('No replace up to step 5')).toBeTruthy());
+  });
+
+  it('seed 12: 3,000 replacements are asked a window at a time, the count in the header', async () => {
+    const text = [...generateReplaceHeavyLines({ seed: 12, appends: 50, replaces: 3000, textChars: 30 })].join('\n') + '\n';
+    const test = await engineStoreWithText(text, 'replaces.jsonl');
+    renderWith(<ShadowedRanges />, test);
+    await waitFor(() => expect(ranges().textContent).toContain('3,000 at step 3,050'));
+    const calls = test.client.callsTo('replacements');
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect((call.args[0] as { count: number }).count).toBeLessThanOrEqual(400);
+    const items = within(ranges()).getAllByRole('listitem');
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.length).toBeLessThan(400);
+    // Every replace shadows the previous one: the first is inside the second.
+    expect(items[0]?.textContent).toMatch(/⊘ inside/);
   });
 
   it('refetches only when a replace is applied, not on every step', async () => {

@@ -68,13 +68,16 @@ describe('engine', () => {
 
   it('lists replacements and nested brackets', async () => {
     const { engine } = await loadNested();
-    const reps = await engine.replacements({ session: 0, step: 6 });
+    const { total, items: reps } = await engine.replacements({ session: 0, step: 6, start: 0, count: 100 });
+    expect(total).toBe(2);
     // Each with the node standing for it on the surface: 3 is inside 4.
     expect(reps.map((r) => [r.seq, r.kind, r.shadowedBy, r.visible])).toEqual([
       [3, 'other', 4, 4],
       [4, 'compaction', null, 4],
     ]);
-    expect((await engine.replacements({ session: 0, step: 4 })).map((r) => [r.seq, r.shadowedBy, r.visible])).toEqual([[3, null, 3]]);
+    expect(
+      (await engine.replacements({ session: 0, step: 4, start: 0, count: 100 })).items.map((r) => [r.seq, r.shadowedBy, r.visible]),
+    ).toEqual([[3, null, 3]]);
     const brackets = await engine.brackets({ session: 0, step: 6, lo: 0, hi: 10 });
     expect(brackets).toEqual([
       { replacement: 3, first: 1, last: 1, depth: 1, kind: 'other' },

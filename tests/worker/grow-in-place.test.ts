@@ -42,7 +42,7 @@ async function answers(engine: CoreApi, s: SessionSummary): Promise<unknown> {
   for (const k of steps) {
     out.push(
       await engine.surface({ session, step: k, start: 0, count: 500 }),
-      await engine.replacements({ session, step: k }),
+      await engine.replacements({ session, step: k, start: 0, count: 2000 }),
       await engine.brackets({ session, step: k, lo: s.baseSeq, hi: s.baseSeq + s.events }),
       await engine.views({ session, step: k, start: 0, count: 200 }),
     );
@@ -116,7 +116,8 @@ describe('a session grown in place', () => {
         const whole = createEngine({ pause: async () => {} });
         const reference = (await whole.open({ kind: 'bytes', name: 'live.jsonl', buffer: complete.slice().buffer }, () => {})).sessions[0]!;
         expect(await answers(engine, summary)).toEqual(await answers(whole, reference));
-        for (const r of await engine.replacements({ session: handle, step: summary.accepted })) kinds.add(r.kind);
+        for (const r of (await engine.replacements({ session: handle, step: summary.accepted, start: 0, count: 2000 })).items)
+          kinds.add(r.kind);
         const last = await engine.detail({ session: handle, seq: summary.baseSeq + summary.events - 1, step: summary.accepted });
         cited += last.sourceEventSeqs.length;
       }

@@ -1,7 +1,8 @@
 /**
  * The shadowed-ranges list: each replacement's `shadowedBy` and `visible` (the replacement that
  * stands for it at the step) equal a walk up its chain of replaced-by, on logs whose replaces nest
- * (compactions of compactions) and on one where every replace shadows the previous one.
+ * (compactions of compactions) and on one where every replace shadows the previous one; a window
+ * is those rows, cut.
  */
 import { describe, expect, it } from 'vitest';
 import { openBytes } from '../../src/core/analyze/open';
@@ -39,8 +40,15 @@ describe('replacements at a step', () => {
       const steps = [session.index.steps, ...Array.from({ length: 39 }, () => rng.int(0, session.index.steps))];
       let nested = 0;
       for (const step of steps) {
-        const rows = q.replacements({ step }).map(({ seq, shadowedBy, visible }) => ({ seq, shadowedBy, visible }));
+        const rows = q
+          .replacements({ step, start: 0, count: 2000 })
+          .items.map(({ seq, shadowedBy, visible }) => ({ seq, shadowedBy, visible }));
         expect(rows).toEqual(walked(session, step));
+        // A window is the same rows as the whole list, cut.
+        const from = rng.int(0, rows.length);
+        const window = q.replacements({ step, start: from, count: 7 });
+        expect(window.total).toBe(rows.length);
+        expect(window.items.map(({ seq, shadowedBy, visible }) => ({ seq, shadowedBy, visible }))).toEqual(rows.slice(from, from + 7));
         nested += rows.filter((r) => r.shadowedBy !== null).length;
       }
       expect(nested).toBeGreaterThan(0);
@@ -50,8 +58,13 @@ describe('replacements at a step', () => {
   it('seed 8: 3,000 replaces each shadowing the previous one stand for the last one', async () => {
     const text = [...generateReplaceHeavyLines({ seed: 8, appends: 50, replaces: 3000, textChars: 30 })].join('\n') + '\n';
     const session = await open(text);
-    const rows = sessionQueries(session).replacements({ step: session.index.steps });
+    const q = sessionQueries(session);
+    const step = session.index.steps;
+    const rows = [0, 1000, 2000].flatMap((start) => q.replacements({ step, start, count: 1000 }).items);
+    expect(q.replacements({ step, start: 0, count: 1 }).total).toBe(3000);
     expect(rows).toHaveLength(3000);
+    // A window is at most 2,000 rows, however many are asked.
+    expect(q.replacements({ step, start: 0, count: 5000 }).items).toHaveLength(2000);
     const last = rows[rows.length - 1]!.seq;
     expect(rows.every((r) => r.visible === last)).toBe(true);
     expect(rows.map(({ seq, shadowedBy, visible }) => ({ seq, shadowedBy, visible }))).toEqual(walked(session, session.index.steps));

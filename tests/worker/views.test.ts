@@ -226,7 +226,7 @@ describe('aligned views', () => {
 describe('replace inspector', () => {
   it('diffs a prune and links a compaction to its bracket', async () => {
     const { engine, summary } = await teaching();
-    const reps = await engine.replacements({ session: 0, step: summary.accepted });
+    const reps = (await engine.replacements({ session: 0, step: summary.accepted, start: 0, count: 100 })).items;
     const prune = await engine.replaceDetail({ session: 0, replacement: reps.find((r) => r.kind === 'prune')!.seq });
     expect(prune.prune!.diff.some((p) => p.op === 'remove')).toBe(true);
     expect(prune.prune!.after).toContain('[... tool result middle pruned ...]');

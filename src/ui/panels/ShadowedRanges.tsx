@@ -2,7 +2,8 @@
  * Every replacement applied up to the cursor: its seq, declared start…end, how many nodes it
  * shadowed and its kind. Selecting one highlights it in the timeline and the surface.
  */
-import type { ReplacementRow } from '../../protocol/protocol';
+import { useCallback, useState } from 'react';
+import type { ReplacementRow, ReplacementsWindow } from '../../protocol/protocol';
 import type { Highlight } from '../../store/types';
 import { useAppStore } from '../../store/react';
 import { selectClient, selectHighlight, selectIsReady, selectSessionId, selectSessionKey } from '../../store/selectors';
@@ -17,6 +18,8 @@ import { REPLACEMENT_KIND_LABEL, formatCount } from '../format';
 import { InspectReplaceButton } from './replace/InspectReplaceButton';
 
 const ROW_HEIGHT = 26;
+/** Rows asked at a time: the window on screen is within [block, block + 2 × BLOCK). */
+const BLOCK = 200;
 
 /** What selecting `row` highlights: its shadowed nodes, and the node standing for it (the engine says which). */
 const highlightFor = (row: ReplacementRow): Highlight => ({ replacement: row.seq, shadowedSeqs: row.shadowedSeqs, visible: row.visible });
@@ -35,10 +38,15 @@ export function ShadowedRanges() {
   const epoch = useReplaceEpoch(step);
   // Asked once the replace steps are known: an answer keyed by the step would be asked again,
   // unchanged, as soon as they arrive.
-  const remote = useRemote<ReplacementRow[]>(ready && isReplaceEpoch(epoch) ? `${sessionKey}|${epoch}` : null, () =>
-    client.replacements({ session, step }),
+  const [first, setFirst] = useState(0);
+  const onRangeChange = useCallback((from: number) => setFirst(from), []);
+  const block = Math.floor(first / BLOCK) * BLOCK;
+  const remote = useRemote<ReplacementsWindow>(ready && isReplaceEpoch(epoch) ? `${sessionKey}|${epoch}|${block}` : null, () =>
+    client.replacements({ session, step, start: block, count: 2 * BLOCK }),
   );
-  const rows = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+  const page = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+  const pageStart = page && remote.dataKey ? Number(remote.dataKey.split('|').pop()) : 0;
+  const rowAt = (index: number): ReplacementRow | null => page?.items[index - pageStart] ?? null;
 
   const choose = (row: ReplacementRow) => {
     if (highlight?.replacement === row.seq) {
@@ -52,8 +60,8 @@ export function ShadowedRanges() {
   let body;
   if (!ready) body = <EmptyState title="No log loaded" />;
   else if (remote.error) body = <p className="panel-error">Could not read the replacements: {remote.error}</p>;
-  else if (!rows) body = null;
-  else if (rows.length === 0) {
+  else if (!page) body = null;
+  else if (page.total === 0) {
     body = (
       <EmptyState title={`No replace up to step ${formatCount(step)}`} icon="⇄">
         Compactions and tool-result prunes appear here once applied.
@@ -62,12 +70,20 @@ export function ShadowedRanges() {
   } else {
     body = (
       <VirtualList
-        count={rows.length}
+        count={page.total}
         rowHeight={ROW_HEIGHT}
         as="ul"
         innerProps={{ 'aria-label': 'Replacements applied up to the cursor' }}
+        onRangeChange={onRangeChange}
         renderRow={(index, style) => {
-          const row = rows[index] as ReplacementRow;
+          const row = rowAt(index);
+          if (!row) {
+            return (
+              <li style={style} className="sr-row" aria-busy="true">
+                …
+              </li>
+            );
+          }
           const active = highlight?.replacement === row.seq;
           return (
             <li style={style} className={`sr-row ${active ? 'is-highlighted' : ''}`} data-seq={row.seq}>
@@ -96,7 +112,7 @@ export function ShadowedRanges() {
     );
   }
   return (
-    <Panel title="Shadowed ranges" meta={rows ? `${formatCount(rows.length)} at step ${formatCount(step)}` : undefined}>
+    <Panel title="Shadowed ranges" meta={page ? `${formatCount(page.total)} at step ${formatCount(step)}` : undefined}>
       {body}
     </Panel>
   );

@@ -1,8 +1,17 @@
 /** The replacements applied by a step, their gutter brackets, and where the transport can jump. */
 import { OpCode } from '../../core/analyze/columns';
 import { replacementKind } from '../../core/analyze/describe';
-import type { Bracket, BracketsParams, NavigateParams, ReplacementKind, ReplacementRow, StepParams } from '../../protocol/protocol';
+import type {
+  Bracket,
+  BracketsParams,
+  NavigateParams,
+  ReplacementKind,
+  ReplacementRow,
+  ReplacementsParams,
+  ReplacementsWindow,
+} from '../../protocol/protocol';
 import { breakSteps } from './analysis';
+import { MAX_WINDOW } from './session';
 import type { QuerySession } from './session';
 
 /** Kind of each replacement, by replacement number (parsed once per session). */
@@ -15,7 +24,7 @@ export function replacementKinds(q: QuerySession): ReplacementKind[] {
   return kinds;
 }
 
-export function replacements(q: QuerySession, { step }: StepParams): ReplacementRow[] {
+export function replacements(q: QuerySession, { step, start, count: asked }: ReplacementsParams): ReplacementsWindow {
   const tt = q.session.index;
   const count = tt.replaceGenerationAt(step);
   const kinds = replacementKinds(q);
@@ -24,12 +33,15 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
     const leave = tt.leaveStep(seq);
     return leave >= 0 && leave <= step ? tt.replacedBy(seq) : null;
   };
-  const out = new Array<ReplacementRow>(count);
+  const from = Math.max(0, Math.min(count, start));
+  const to = Math.min(count, from + Math.max(0, Math.min(asked, MAX_WINDOW)));
   // The replacement standing for each at `step`: itself, or the one standing for the later
   // replacement that shadowed it. Filled from the last back, so each is one lookup, not a walk up
-  // its chain (a log where every replace shadows the previous one has chains 100,000 long).
+  // its chain (a log where every replace shadows the previous one has chains 100,000 long); only
+  // from the window's first row on, since a row's stand-in comes from rows after it.
   const visibleOf = new Map<number, number>();
-  for (let r = count - 1; r >= 0; r--) {
+  const items = new Array<ReplacementRow>(to - from);
+  for (let r = count - 1; r >= from; r--) {
     const rep = tt.replacement(r);
     const by = over(rep.seq);
     let visible = rep.seq;
@@ -39,18 +51,20 @@ export function replacements(q: QuerySession, { step }: StepParams): Replacement
       else for (let up: number | null = by; up !== null; up = over(up)) visible = up;
     }
     visibleOf.set(rep.seq, visible);
-    out[r] = {
-      seq: rep.seq,
-      step: rep.step,
-      start: rep.start,
-      end: rep.end,
-      shadowedSeqs: rep.shadowedSeqs,
-      kind: kinds[r] ?? 'other',
-      shadowedBy: by,
-      visible,
-    };
+    if (r < to) {
+      items[r - from] = {
+        seq: rep.seq,
+        step: rep.step,
+        start: rep.start,
+        end: rep.end,
+        shadowedSeqs: rep.shadowedSeqs,
+        kind: kinds[r] ?? 'other',
+        shadowedBy: by,
+        visible,
+      };
+    }
   }
-  return out;
+  return { total: count, items };
 }
 
 export function brackets(q: QuerySession, { step, lo, hi }: BracketsParams): Bracket[] {

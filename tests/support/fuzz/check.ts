@@ -213,7 +213,7 @@ function exercise(session: SessionAnalysis, rng: Rng): void {
     const surface = query.surface({ step: k, start: rng.chance(0.2) ? 1e6 : rng.int(0, 40), count: rng.int(1, 200) });
     for (const node of surface.nodes.slice(0, 2)) seqs.push(node.seq);
     stepChange(query.query, k);
-    query.replacements({ step: k });
+    query.replacements({ step: k, start: 0, count: 2000 });
     query.brackets({ step: k, lo: rng.int(0, length), hi: rng.chance(0.5) ? 1e9 : rng.int(0, length) });
     for (const kind of ['next-change', 'prev-change', 'next-replace', 'prev-replace'] as NavigateKind[]) query.navigate({ step: k, kind });
   }
