@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parsePriceList } from '../../core/analysis/cost';
 import type { PriceList } from '../../core/analysis/cost';
-import { walkSessions } from '../../node/store';
+import { syncWalkFs, walkSessions } from '../../node/store';
 import type { SkipReason } from '../../node/store';
 import { loadCheckConfig } from '../check/config';
 import { REPORT_FORMATS, finalReport } from '../check/formats';
@@ -158,7 +158,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   });
   let walk: Awaited<ReturnType<typeof walkSessions>>;
   try {
-    walk = await walkSessions(positionals, { onSource: (source) => pool.add(source.path, source.size) });
+    walk = await walkSessions(positionals, { fs: syncWalkFs(), onSource: (source) => pool.add(source.path, source.size) });
   } catch (error) {
     await pool.stop();
     throw error;
