@@ -36,7 +36,9 @@ what is passed over is named on stderr with the reason.
   --view-url URL        with --format html: link each session to the app served by
                         \`surface-lens view\` at URL (the address it printed, token included),
                         started over the same PATHs, so the links name its sessions
-  --jobs N              check on N threads (default: the number of cores, ${availableParallelism()} here)
+  --jobs N              check on N worker threads (default: the number of cores,
+                        ${availableParallelism()} here); 1, or a run of a few small files,
+                        checks on the calling thread
   --config FILE         settings file (default: ./surface-lens.config.json, or the
                         "surfaceLens" key of ./package.json): format, failOn, rules,
                         ignoreRules, jobs; options given here win
