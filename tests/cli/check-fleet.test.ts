@@ -4,9 +4,12 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { strToU8, zipSync } from 'fflate';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
+import { PARALLEL_FROM } from '../../src/cli/check/pool';
 import { runCli } from '../../src/cli/run';
 import type { CliIo } from '../../src/cli/run';
 import { CLI_BUNDLE_NOTE, HAS_CLI_BUNDLE, spawnBundleWorker } from '../support/check-workers';
@@ -53,18 +56,105 @@ function store(n: number): string {
 
 const root = store(40);
 
+/** `store(n)` plus what a walk passes over, an empty session and a ZIP without a session (a container finding). */
+function mixedStore(n: number): string {
+  const root = store(n);
+  writeFileSync(join(root, 'README.md'), 'not a log');
+  writeFileSync(join(root, '--proj-1--', 'flat.jsonl'), `${header('flat')}\n`);
+  mkdirSync(join(root, '--proj-2--', 's-empty'));
+  writeFileSync(join(root, '--proj-2--', 's-empty', 'session.jsonl'), '');
+  writeFileSync(join(root, 'notes.zip'), zipSync({ 'notes.txt': strToU8('no log here') }));
+  return root;
+}
+
+/** A worker factory that counts the workers it started. */
+function countingSpawn(): { spawn: () => Worker; count: () => number } {
+  let started = 0;
+  return {
+    spawn: () => {
+      started += 1;
+      return spawnBundleWorker();
+    },
+    count: () => started,
+  };
+}
+
 describe.skipIf(!HAS_CLI_BUNDLE)(`check --jobs${CLI_BUNDLE_NOTE}`, () => {
-  it('gives the same output and status on worker threads as on one thread, in every format', async () => {
-    for (const format of ['human', 'json', 'md', 'html', 'junit']) {
-      const serial = await run(['check', '--format', format, '--jobs', '1', root], { spawnWorker: spawnBundleWorker });
-      const parallel = await run(['check', '--format', format, '--jobs', '3', root], { spawnWorker: spawnBundleWorker });
-      expect(parallel.out, format).toBe(serial.out);
-      expect(parallel.code, format).toBe(serial.code);
-      expect(serial.code).toBe(1);
+  const mixed = mixedStore(60);
+  const prices = join(mixed, '..', `${basename(mixed)}-prices.json`);
+  writeFileSync(prices, JSON.stringify({ '*': { input: 2, output: 10 } }));
+
+  it('gives the same output, stderr and status on worker threads as on one thread, in every format', async () => {
+    const runs: [string, string[]][] = [
+      ...['human', 'json', 'md', 'html', 'junit'].map((format): [string, string[]] => [format, ['--format', format]]),
+      ['json --prices --rule', ['--json', '--prices', prices, '--rule', 'surface/']],
+      ['md --ignore-rule --fail-on warning', ['--format', 'md', '--ignore-rule', 'qa/', '--fail-on', 'warning']],
+    ];
+    for (const [name, args] of runs) {
+      const one = countingSpawn();
+      const serial = await run(['check', ...args, '--jobs', '1', mixed], { spawnWorker: one.spawn });
+      const three = countingSpawn();
+      const parallel = await run(['check', ...args, '--jobs', '3', mixed], { spawnWorker: three.spawn });
+      expect(one.count(), name).toBe(0);
+      // The parallel path really ran: three workers, none on the calling thread.
+      expect(three.count(), name).toBe(3);
+      expect(parallel.out, name).toBe(serial.out);
+      expect(parallel.err, name).toBe(serial.err);
+      expect(parallel.code, name).toBe(serial.code);
+      expect(serial.code, name).toBe(1);
+      expect(serial.err, name).toContain('skipped flat-layout');
+      expect(serial.err, name).toContain('skipped not-a-log');
     }
     const records = (await run(['check', '--json', '--jobs', '2', root], { spawnWorker: spawnBundleWorker })).out.trim().split('\n');
     expect(records).toHaveLength(40);
     expect(records.filter((r) => (JSON.parse(r) as { surfaceError: unknown }).surfaceError !== null)).toHaveLength(6);
+  });
+
+  it(`checks a run below ${PARALLEL_FROM.files} small files on the calling thread, with the same output`, async () => {
+    const small = store(PARALLEL_FROM.files - 1);
+    const spawned = countingSpawn();
+    const parallel = await run(['check', '--json', '--jobs', '2', small], { spawnWorker: spawned.spawn });
+    expect(spawned.count()).toBe(0);
+    expect(parallel.out).toBe((await run(['check', '--json', '--jobs', '1', small])).out);
+    const enough = countingSpawn();
+    await run(['check', '--json', '--jobs', '2', store(PARALLEL_FROM.files)], { spawnWorker: enough.spawn });
+    expect(enough.count()).toBe(2);
+  });
+
+  it('stops with a clear error, and stops its workers, when a worker crashes, exits or fails a file', async () => {
+    // A worker that dies on its third file, one that exits at once, one that answers with a failure.
+    const crashing = (): Worker =>
+      new Worker(
+        `const { parentPort } = require('node:worker_threads');
+         let n = 0;
+         parentPort.on('message', (m) => { if ('id' in m && ++n === 3) throw new Error('boom in a worker'); });`,
+        { eval: true },
+      );
+    const exiting = (): Worker => new Worker('process.exit(3)', { eval: true });
+    const failing = (): Worker =>
+      new Worker(
+        `const { parentPort } = require('node:worker_threads');
+         parentPort.on('message', (m) => { if ('id' in m) parentPort.postMessage({ id: m.id, failure: 'cannot check this' }); });`,
+        { eval: true },
+      );
+    const started: Worker[] = [];
+    const track = (spawn: () => Worker) => (): Worker => {
+      const worker = spawn();
+      started.push(worker);
+      return worker;
+    };
+    await expect(run(['check', '--jobs', '2', root], { spawnWorker: track(crashing) })).rejects.toThrow(
+      'a check worker failed: boom in a worker',
+    );
+    await expect(run(['check', '--jobs', '2', root], { spawnWorker: track(exiting) })).rejects.toThrow(
+      'a check worker stopped (exit code 3)',
+    );
+    await expect(run(['check', '--jobs', '2', root], { spawnWorker: track(failing) })).rejects.toThrow(
+      /^checking .*session\.jsonl: cannot check this$/,
+    );
+    expect(started).toHaveLength(6);
+    // Every worker was stopped: none is left to keep the process alive.
+    expect(started.every((w) => w.threadId === -1)).toBe(true);
   });
 
   it('shows progress on stderr only when it is a terminal', async () => {

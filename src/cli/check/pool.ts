@@ -1,105 +1,191 @@
 /**
- * Check many files on several worker threads, delivering results in input order (so output
- * is byte-for-byte what a check on one thread writes) as soon as each prefix is complete.
+ * Check files on worker threads as the walk finds them, and deliver their reports in input order,
+ * so the output is byte for byte what a check on the calling thread writes.
+ *
+ * The workers start with the first files, while the walk goes on, and each one checks and renders
+ * its files itself: the calling thread walks, hands out paths and writes the strings it gets back.
+ * A run too small to repay starting threads is checked on the calling thread.
  */
 import type { Worker } from 'node:worker_threads';
 import { checkFile } from './check-file';
-import type { CheckFileOptions, FileCheck } from './check-file';
-import type { CheckRequest, CheckResponse } from './worker';
+import type { CheckFileOptions } from './check-file';
+import { reportFile } from './report-file';
+import type { FileReport, ReportContext } from './report-file';
+import type { CheckRequest, CheckResponse, CheckSetup } from './worker';
 
 /** Starts one worker thread running the check worker entry (`serveCheckRequests`). */
 export type WorkerFactory = () => Worker;
 
-/** Options of {@link checkFiles}. */
+/** Options of {@link CheckPool}. */
 export interface PoolOptions {
-  /** Threads to use, the calling one included; 1 checks on the calling thread only. */
+  /** Worker threads to use; 1 checks on the calling thread. */
   jobs: number;
   /** How to start a worker; without one every file is checked on the calling thread. */
   spawn?: WorkerFactory | undefined;
   check: CheckFileOptions;
-  /** Each file's result, in input order. */
-  onResult: (result: FileCheck, index: number) => void;
-  /** Files finished so far (any order), after each one. */
-  onProgress?: (done: number, total: number) => void;
+  report: ReportContext;
 }
 
-/** Requests kept in flight per worker, so a worker never waits for the main thread between files. */
-const IN_FLIGHT = 2;
+/**
+ * Files kept in flight per worker, so a worker always has its next file while the calling thread
+ * is busy walking directories or writing output.
+ */
+const IN_FLIGHT = 4;
 
-/** Check `paths`; resolves once every result was delivered and the workers have exited. */
-export async function checkFiles(paths: readonly string[], options: PoolOptions): Promise<void> {
-  const total = paths.length;
-  const workers = Math.min(options.jobs, total);
-  if (workers <= 1 || options.spawn === undefined) {
-    for (let i = 0; i < total; i++) {
-      options.onResult(await checkFile(paths[i] as string, options.check), i);
-      options.onProgress?.(i + 1, total);
-    }
-    return;
+/**
+ * Below both of these, the calling thread checks the files itself: a worker takes about 0.1 s of a
+ * core to be ready, a small session about 2 ms to check (some 20 MB of log a second).
+ */
+export const PARALLEL_FROM = { files: 16, bytes: 2 * 2 ** 20 } as const;
+
+interface Slot {
+  worker: Worker;
+  /** Files sent and not answered. */
+  busy: number;
+}
+
+/**
+ * The files of one `check` run: {@link add} each as it is found, then {@link finish} once the last
+ * one was added, which delivers every report in order. Every file added is reported, or `finish`
+ * rejects (a worker that crashed or stopped, a check that threw); the workers are stopped either way.
+ */
+export class CheckPool {
+  private readonly paths: string[] = [];
+  private bytes = 0;
+  /** Started once the run is worth threads; null while it is checked on the calling thread. */
+  private slots: Slot[] | null = null;
+  /** The next file to hand to a worker. */
+  private next = 0;
+  /** Reports received and not yet delivered, by index. */
+  private readonly reports = new Map<number, FileReport>();
+  private received = 0;
+  private failure: Error | null = null;
+  private stopping = false;
+  /** Wakes {@link finish} when a report or a failure arrives. */
+  private wake: (() => void) | null = null;
+  private progress: ((done: number, total: number) => void) | undefined;
+
+  constructor(private readonly options: PoolOptions) {}
+
+  /** Queue one file (in output order); a worker may start on it at once. */
+  add(path: string, size: number): void {
+    this.paths.push(path);
+    this.bytes += size;
+    if (this.slots === null && this.worthThreads()) this.start();
+    this.dispatch();
   }
-  const results = new Map<number, FileCheck>();
-  let next = 0;
-  let delivered = 0;
-  let done = 0;
-  const spawn = options.spawn;
-  // The calling thread is one of the `jobs`: it checks files too, between the workers' answers,
-  // instead of idling while they work (on a small machine an idle thread is a lost core).
-  const threads = Array.from({ length: workers - 1 }, () => spawn());
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let failed = false;
-      const accept = (id: number, result: FileCheck): void => {
-        results.set(id, result);
-        done += 1;
-        options.onProgress?.(done, total);
-        // Deliver in order: everything up to the first file still being checked.
-        for (let r = results.get(delivered); r !== undefined; r = results.get(delivered)) {
-          results.delete(delivered);
-          options.onResult(r, delivered);
-          delivered += 1;
-        }
-        if (delivered === total) resolve();
-      };
-      const fail = (error: Error): void => {
-        failed = true;
-        reject(error);
-      };
-      const send = (worker: Worker): void => {
-        if (next >= total || failed) return;
-        const id = next++;
-        worker.postMessage({ id, path: paths[id] as string, options: options.check } satisfies CheckRequest);
-      };
-      for (const worker of threads) {
-        worker.on('message', (response: CheckResponse) => {
-          if ('failure' in response) {
-            fail(new Error(`checking ${paths[response.id] ?? '?'}: ${response.failure}`));
-            return;
-          }
-          accept(response.id, response.result);
-          send(worker);
-        });
-        worker.on('error', fail);
-        worker.on('exit', (code) => {
-          if (delivered < total) fail(new Error(`a check worker stopped (exit code ${code})`));
-        });
-        for (let k = 0; k < IN_FLIGHT; k++) send(worker);
+
+  /** Whether any file went to a worker thread (tests: the parallel path really ran). */
+  get parallel(): boolean {
+    return this.slots !== null;
+  }
+
+  private worthThreads(): boolean {
+    return (
+      this.options.jobs > 1 &&
+      this.options.spawn !== undefined &&
+      (this.paths.length >= PARALLEL_FROM.files || this.bytes >= PARALLEL_FROM.bytes)
+    );
+  }
+
+  private start(): void {
+    const spawn = this.options.spawn as WorkerFactory;
+    const setup: CheckSetup = { setup: { check: this.options.check, report: this.options.report } };
+    this.slots = [];
+    for (let k = 0; k < this.options.jobs; k++) {
+      let worker: Worker;
+      try {
+        worker = spawn();
+      } catch (error) {
+        this.fail(new Error(`cannot start a check worker: ${error instanceof Error ? error.message : String(error)}`));
+        return;
       }
-      void (async () => {
-        while (next < total && !failed) {
-          // Let the workers' answers in first: a check reads its file synchronously, so without
-          // this the loop would never yield, and the workers would wait for work.
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          if (next >= total || failed) break;
-          const id = next++;
-          try {
-            accept(id, await checkFile(paths[id] as string, options.check));
-          } catch (error) {
-            fail(error instanceof Error ? error : new Error(String(error)));
-          }
+      const slot: Slot = { worker, busy: 0 };
+      this.slots.push(slot);
+      worker.on('message', (response: CheckResponse) => this.answer(slot, response));
+      worker.on('error', (error: Error) => this.fail(new Error(`a check worker failed: ${error.message}`)));
+      worker.on('exit', (code: number) => {
+        if (!this.stopping) this.fail(new Error(`a check worker stopped (exit code ${code})`));
+      });
+      worker.postMessage(setup);
+    }
+  }
+
+  /** Hand queued files to the least busy workers, up to {@link IN_FLIGHT} each. */
+  private dispatch(): void {
+    if (this.slots === null || this.failure !== null) return;
+    while (this.next < this.paths.length) {
+      let slot: Slot | undefined;
+      for (const s of this.slots) if (slot === undefined || s.busy < slot.busy) slot = s;
+      if (slot === undefined || slot.busy >= IN_FLIGHT) return;
+      const id = this.next++;
+      slot.busy += 1;
+      slot.worker.postMessage({ id, path: this.paths[id] as string } satisfies CheckRequest);
+    }
+  }
+
+  private answer(slot: Slot, response: CheckResponse): void {
+    slot.busy -= 1;
+    if ('failure' in response) {
+      this.fail(new Error(`checking ${this.paths[response.id] ?? '?'}: ${response.failure}`));
+      return;
+    }
+    this.reports.set(response.id, response.report);
+    this.received += 1;
+    this.progress?.(this.received, this.paths.length);
+    this.dispatch();
+    this.notify();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /**
+   * Deliver every file's report in order, once the last file was added; resolves when all were
+   * delivered and the workers stopped.
+   * @param onProgress files checked so far (any order), as they are
+   */
+  async finish(onReport: (report: FileReport, index: number) => void, onProgress?: (done: number, total: number) => void): Promise<void> {
+    const total = this.paths.length;
+    const { check, report } = this.options;
+    if (this.slots === null) {
+      for (let i = 0; i < total; i++) {
+        onReport(reportFile(await checkFile(this.paths[i] as string, check), report), i);
+        onProgress?.(i + 1, total);
+      }
+      return;
+    }
+    try {
+      this.progress = onProgress;
+      if (this.received > 0) onProgress?.(this.received, total);
+      for (let delivered = 0; delivered < total;) {
+        if (this.failure !== null) throw this.failure;
+        const next = this.reports.get(delivered);
+        if (next === undefined) {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          continue;
         }
-      })();
-    });
-  } finally {
-    await Promise.all(threads.map((t) => t.terminate()));
+        this.reports.delete(delivered);
+        onReport(next, delivered);
+        delivered += 1;
+      }
+    } finally {
+      await this.stop();
+    }
+  }
+
+  /** Stop the workers (also when the run ends early: they would keep the process alive). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const slots = this.slots ?? [];
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }

@@ -4,16 +4,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { parsePriceList, sessionCost } from '../../core/analysis/cost';
+import { parsePriceList } from '../../core/analysis/cost';
 import type { PriceList } from '../../core/analysis/cost';
-import type { ModelUsage, TurnUsage } from '../../core/analysis/usage';
-import { walkSessions } from '../../node/store';
+import { syncWalkFs, walkSessions } from '../../node/store';
 import type { SkipReason } from '../../node/store';
 import { loadCheckConfig } from '../check/config';
-import { REPORT_FORMATS, finalReport, streamItem } from '../check/formats';
+import { REPORT_FORMATS, finalReport } from '../check/formats';
 import type { ReportFormat, ReportItem } from '../check/formats';
-import { checkFiles } from '../check/pool';
-import { FAIL_ON, fails, findingFails, selectSession } from '../check/select';
+import { CheckPool } from '../check/pool';
+import { FAIL_ON } from '../check/select';
 import type { FailOn, RuleSelection } from '../check/select';
 import { viewSessionId } from '../../server/session-id';
 import { UsageError, integerOption, parseCommandArgs } from '../command';
@@ -37,7 +36,9 @@ what is passed over is named on stderr with the reason.
   --view-url URL        with --format html: link each session to the app served by
                         \`surface-lens view\` at URL (the address it printed, token included),
                         started over the same PATHs, so the links name its sessions
-  --jobs N              check on N threads (default: the number of cores, ${availableParallelism()} here)
+  --jobs N              check on N worker threads (default: the number of cores,
+                        ${availableParallelism()} here); 1, or a run of a few small files,
+                        checks on the calling thread
   --config FILE         settings file (default: ./surface-lens.config.json, or the
                         "surfaceLens" key of ./package.json): format, failOn, rules,
                         ignoreRules, jobs; options given here win
@@ -145,12 +146,25 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   let status = 0;
   const items: ReportItem[] = [];
-  const emit = (item: ReportItem): void => {
-    items.push(item);
-    const text = streamItem(format, item);
-    if (text) io.stdout.write(text);
-  };
-  const walk = await walkSessions(positionals);
+  // The workers start on the first files while the walk goes on; reports are delivered after it,
+  // so what the walk passed over is named first, as on one thread.
+  const pool = new CheckPool({
+    jobs,
+    spawn: io.spawnWorker,
+    check: {
+      ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }),
+      ...(format === 'html' ? { curve: true } : {}),
+      ...(format === 'json' ? { record: true } : {}),
+    },
+    report: { format, selection, failOn, prices },
+  });
+  let walk: Awaited<ReturnType<typeof walkSessions>>;
+  try {
+    walk = await walkSessions(positionals, { fs: syncWalkFs(), onSource: (source) => pool.add(source.path, source.size) });
+  } catch (error) {
+    await pool.stop();
+    throw error;
+  }
   const inputs = new Set(positionals);
   for (const skipped of walk.skipped) {
     // An input that cannot be used at all is an error; entries passed over inside a directory are news.
@@ -167,46 +181,15 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   for (const note of walk.notes) io.stderr.write(`surface-lens: note [${note.rule}]: ${note.message}\n`);
 
   const progress = io.stderr.isTTY === true && walk.sources.length > 1;
-  await checkFiles(
-    walk.sources.map((s) => s.path),
-    {
-      jobs,
-      spawn: io.spawnWorker,
-      check: {
-        ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }),
-        ...(format === 'html' ? { curve: true } : {}),
-        ...(format === 'json' ? { record: true } : {}),
-      },
-      onResult: (file) => {
-        if (progress) io.stderr.write('\r\x1b[K');
-        if (file.readError !== null) {
-          io.stderr.write(`surface-lens: ${file.readError}\n`);
-          items.push({ kind: 'unreadable', path: file.path, message: file.readError });
-          status = 2;
-          return;
-        }
-        if (file.sessions.length === 0) {
-          io.stderr.write(`surface-lens: ${file.path}: no session found\n`);
-          if (failOn !== 'never') status = Math.max(status, 1);
-        }
-        for (const finding of file.findings) {
-          emit({ kind: 'finding', path: file.path, finding });
-          if (findingFails(finding, failOn)) status = Math.max(status, 1);
-        }
-        for (const session of file.sessions) {
-          if (prices !== null && session.record !== null) {
-            // Priced on this thread from the record's usage per model: the workers never see the list.
-            const usage = session.record.usage as { turns: TurnUsage[]; total: { models: ModelUsage[] } };
-            session.record.cost = { ...sessionCost(usage, prices), currency: 'USD' };
-          }
-          const selected = selectSession(session, selection);
-          const failed = fails(selected, failOn);
-          emit({ kind: 'session', selected, failed });
-          if (failed) status = Math.max(status, 1);
-        }
-      },
-      ...(progress ? { onProgress: (done: number, total: number) => io.stderr.write(`\r\x1b[Kchecked ${done} of ${total} files`) } : {}),
+  await pool.finish(
+    (file) => {
+      if (progress) io.stderr.write('\r\x1b[K');
+      if (file.stderr) io.stderr.write(file.stderr);
+      if (file.stdout) io.stdout.write(file.stdout);
+      for (const item of file.items) items.push(item);
+      status = Math.max(status, file.status);
     },
+    progress ? (done: number, total: number) => io.stderr.write(`\r\x1b[Kchecked ${done} of ${total} files`) : undefined,
   );
   if (progress) io.stderr.write('\r\x1b[K');
   const final = finalReport(format, items, base === null ? {} : { linkOf });

@@ -4,5 +4,6 @@
  */
 export { resolveSessionRoot } from './root';
 export { walkSessions } from './walk';
+export { syncWalkFs } from './sync-fs';
 export type { SessionSource, SkipReason, SkippedEntry } from './walk';
 export { ReadError, openLogFile, readRegularFile } from './read';

@@ -90,8 +90,16 @@ export interface WalkResult {
   notes: StoreNote[];
 }
 
-/** The read-only file-system calls the walk makes (Node's own unless a test injects failures). */
-export type WalkFs = Pick<typeof fsp, 'readdir' | 'stat' | 'lstat' | 'realpath'>;
+/**
+ * The read-only file-system calls the walk makes: Node's `fs/promises` unless a caller passes
+ * others (a test injecting failures, the CLI's synchronous ones: `sync-fs.ts`).
+ */
+export interface WalkFs {
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<Stats>;
+  lstat(path: string): Promise<Stats>;
+  realpath(path: string): Promise<string>;
+}
 
 /** Options of {@link walkSessions}. */
 export interface WalkOptions {

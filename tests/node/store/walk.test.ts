@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openLogFile, readRegularFile, ReadError, resolveSessionRoot, walkSessions } from '../../../src/node/store';
+import { openLogFile, readRegularFile, ReadError, resolveSessionRoot, syncWalkFs, walkSessions } from '../../../src/node/store';
+import { YIELD_EVERY } from '../../../src/node/store/sync-fs';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures');
 
@@ -183,6 +184,33 @@ describe('walkSessions for a server (confined links, injected fs)', () => {
     const walk = await walkSessions([root], { fs });
     expect(walk.sources.map((s) => s.path)).toEqual([join(root, '--p--/a/session.jsonl')]);
     expect(walk.skipped).toEqual([{ path: denied, reason: 'unreadable', message: `cannot list ${denied}: EACCES` }]);
+  });
+});
+
+describe('syncWalkFs', () => {
+  it(`walks as the asynchronous calls do: sources, skips, notes, links, more than ${YIELD_EVERY} calls`, async () => {
+    const files: Record<string, string | { copy: string }> = { 's/session.jsonl': { copy: 'small.jsonl' }, '--p--/flat.jsonl': '{}\n' };
+    for (let i = 0; i < YIELD_EVERY; i++) files[`--p--/s${i}/session.jsonl`] = `${i}\n`;
+    files['--p--/z/session.jsonl.zstd'] = { copy: 'small.jsonl.zstd' };
+    files['--p--/empty/.keep'] = '';
+    const root = tree(files);
+    symlinkSync(root, join(root, 's', 'loop'));
+    symlinkSync(join(root, 'nowhere'), join(root, 'dangling.jsonl'));
+    const outside = tree({ '--q--/b/session.jsonl': 'two\n' });
+    symlinkSync(join(outside, '--q--'), join(root, '--out--'));
+    const inputs = [join(root, 'missing'), root, join(root, 's', 'session.jsonl'), '/dev/null'];
+    for (const confine of [false, true]) {
+      const found: string[] = [];
+      const sync = await walkSessions(inputs, { fs: syncWalkFs(), confine, onSource: (s) => found.push(s.path) });
+      const async = await walkSessions(inputs, { confine });
+      expect(sync).toEqual(async);
+      expect(found).toEqual(async.sources.map((s) => s.path));
+      expect(sync.sources.length).toBeGreaterThan(YIELD_EVERY);
+      expect(sync.skipped.map((s) => s.reason)).toEqual(
+        expect.arrayContaining(['unreadable', 'duplicate', 'special-file', 'flat-layout', 'no-session-file']),
+      );
+      expect(sync.notes.map((n) => n.rule)).toEqual(['store/mixed-encoding']);
+    }
   });
 });
 
