@@ -193,10 +193,16 @@ describe.skipIf(!HAS_SHARED)(`check on shared vectors and packaged fixtures${SHA
     writeFileSync(big, [header, ...Array.from({ length: 40_000 }, (_, i) => user(i)), ''].join('\n'));
     const r = await run(['check', big, '--memory-limit', '8M']);
     expect(r.code).toBe(1);
-    // The limit is said with as many decimals as tell it from the need (8.02 MiB over 8.00 MiB).
-    expect(r.out).toMatch(
-      /DECODE ERROR at .*big\.jsonl, line (\d+), byte (\d+) \[decode\/memory-limit\]: stopped reading .*big\.jsonl at byte \2 \(line \1\): reading on would need about [\d.]+ MiB, over the --memory-limit of 8\.0+ MiB/,
-    );
+    const stop =
+      /DECODE ERROR at .*big\.jsonl, line (\d+), byte (\d+) \[decode\/memory-limit\]: stopped reading .*big\.jsonl at byte \2 \(line \1\): reading on would need about (\d+)\.(\d+) MiB, over the --memory-limit of 8\.(0+) MiB/.exec(
+        r.out,
+      );
+    expect(stop).not.toBeNull();
+    // The need and the limit are said at one precision, as many decimals as tell them apart
+    // (8.1 MiB over 8.0 MiB, or 8.02 MiB over 8.00 MiB): the need is over the limit as said.
+    const [, , , whole, decimals, zeros] = stop!;
+    expect(decimals!.length).toBe(zeros!.length);
+    expect(Number(`${whole}.${decimals}`)).toBeGreaterThan(8);
     const json = await run(['check', '--json', `--memory-limit=8M`, big]);
     expect((JSON.parse(json.out) as { decodeError: { rule: string } }).decodeError.rule).toBe('decode/memory-limit');
     // No limit by default.
