@@ -35,34 +35,41 @@ export function replacements(q: QuerySession, { step, start, count: asked }: Rep
   };
   const from = Math.max(0, Math.min(count, start));
   const to = Math.min(count, from + Math.max(0, Math.min(asked, MAX_WINDOW)));
-  // The replacement standing for each at `step`: itself, or the one standing for the later
-  // replacement that shadowed it. Filled from the last back, so each is one lookup, not a walk up
-  // its chain (a log where every replace shadows the previous one has chains 100,000 long); only
-  // from the window's first row on, since a row's stand-in comes from rows after it.
+  // The replacement standing for each at `step`: the top of its chain of replaced-by, as far as
+  // `step` has applied it. Walked from the window's rows only, last first, and remembered for
+  // every replacement passed on the way: a row's walk stops where a later row's went (a log
+  // whose every replace shadows the previous one has chains 100,000 long).
   const visibleOf = new Map<number, number>();
+  const standIn = (seq: number): number => {
+    const path: number[] = [];
+    let at = seq;
+    let top = visibleOf.get(at);
+    while (top === undefined) {
+      const by = over(at);
+      if (by === null) top = at;
+      else {
+        path.push(at);
+        at = by;
+        top = visibleOf.get(at);
+      }
+    }
+    for (const passed of path) visibleOf.set(passed, top);
+    visibleOf.set(at, top);
+    return top;
+  };
   const items = new Array<ReplacementRow>(to - from);
-  for (let r = count - 1; r >= from; r--) {
+  for (let r = to - 1; r >= from; r--) {
     const rep = tt.replacement(r);
-    const by = over(rep.seq);
-    let visible = rep.seq;
-    if (by !== null) {
-      const known = visibleOf.get(by);
-      if (known !== undefined) visible = known;
-      else for (let up: number | null = by; up !== null; up = over(up)) visible = up;
-    }
-    visibleOf.set(rep.seq, visible);
-    if (r < to) {
-      items[r - from] = {
-        seq: rep.seq,
-        step: rep.step,
-        start: rep.start,
-        end: rep.end,
-        shadowedSeqs: rep.shadowedSeqs,
-        kind: kinds[r] ?? 'other',
-        shadowedBy: by,
-        visible,
-      };
-    }
+    items[r - from] = {
+      seq: rep.seq,
+      step: rep.step,
+      start: rep.start,
+      end: rep.end,
+      shadowedSeqs: rep.shadowedSeqs,
+      kind: kinds[r] ?? 'other',
+      shadowedBy: over(rep.seq),
+      visible: standIn(rep.seq),
+    };
   }
   return { total: count, items };
 }
