@@ -678,7 +678,7 @@ export interface EventParams extends SessionParams {
   seq: number;
 }
 
-/** A session at a step. */
+/** A session at a step ({@link CoreApi.timeAt}). */
 export interface StepParams extends SessionParams {
   step: number;
 }
@@ -730,13 +730,13 @@ export interface CurveParams extends SessionParams {
 
 /**
  * {@link CoreApi.timeTrack}: the time track's range [from, to] in epoch ms (null: the whole
- * session), drawn `width` pixels wide, with the cursor `step` (its event's time is sent back).
+ * session), drawn `width` pixels wide. The cursor's time is asked apart ({@link CoreApi.timeAt}):
+ * a seek moves the cursor, not the lanes.
  */
 export interface TimeTrackParams extends SessionParams {
   from: number | null;
   to: number | null;
   width: number;
-  step: number;
 }
 
 /** {@link CoreApi.compare}: this session against another open one, by handle. */
@@ -770,11 +770,8 @@ export interface CompareViewData {
   rows: { kind: 'same' | 'changed' | 'a-only' | 'b-only'; a: CompareMessage | null; b: CompareMessage | null }[];
 }
 
-/** The time track of a range (see `core/analysis/timing-window.ts`), and the cursor's time. */
-export interface TimeTrackData extends TimeWindow {
-  /** The time of the event applied last at the cursor step (null at step 0 or without a time). */
-  cursorTime: number | null;
-}
+/** The time track of a range (see `core/analysis/timing-window.ts`). */
+export type TimeTrackData = TimeWindow;
 
 /** {@link CoreApi.exportText}. */
 export interface ExportTextParams extends StepParams {
@@ -853,6 +850,8 @@ export interface CoreApi {
   curve(params: CurveParams): Promise<CurveData>;
   /** The time track's lanes over a range: spans in view, or their density when too many. */
   timeTrack(params: TimeTrackParams): Promise<TimeTrackData>;
+  /** The time of the event applied last at `step`: null at step 0, or when the log has no wall clock. */
+  timeAt(params: StepParams): Promise<number | null>;
   /** This session against another open one: common event prefix, divergence, request deltas. */
   compare(params: CompareParams): Promise<SessionComparison>;
   /** The two model views at a pair of steps, diffed message by message. */
@@ -925,6 +924,7 @@ export const CORE_METHODS = {
   replaceDetail: 'session',
   curve: 'session',
   timeTrack: 'session',
+  timeAt: 'session',
   compare: 'session',
   compareView: 'session',
   openCompare: 'load',

@@ -47,6 +47,30 @@ describe('Time track', () => {
     expect(region().querySelector('#tt-readout')!.textContent).toMatch(/^turn 1 step 2: /);
   });
 
+  it('a seek moves the cursor line to the time of the event at the step, asking its time and not the lanes again', async () => {
+    const { test, session } = await opened(fixtureText('teaching.jsonl'));
+    renderWith(<TimeTrack />, test);
+    await drawn();
+    const cursorAt = () => Number(region().querySelector('.tt-cursor')?.getAttribute('x1'));
+    const lanesAsked = test.client.callsTo('timeTrack').length;
+    const times = session.columns.time;
+    // Two steps whose events are far apart in time: the line moves between them, left to right.
+    const early = 3;
+    const late = session.index.steps - 2;
+    expect(times[late - 1]!).toBeGreaterThan(times[early - 1]!);
+    act(() => test.store.getState().goTo(early));
+    await waitFor(() => expect(region().querySelector('.tt-cursor')).toBeTruthy());
+    const x0 = cursorAt();
+    act(() => test.store.getState().goTo(late));
+    await waitFor(() => expect(cursorAt()).toBeGreaterThan(x0));
+    const timeAt = test.client.callsTo('timeAt');
+    expect(timeAt.at(-1)?.args).toEqual([{ session: test.store.getState().load!.sessions[0]!.id, step: late }]);
+    expect(test.client.callsTo('timeTrack').length).toBe(lanesAsked);
+    // At step 0 no event has applied: no cursor line.
+    act(() => test.store.getState().goTo(0));
+    await waitFor(() => expect(region().querySelector('.tt-cursor')).toBeNull());
+  });
+
   it('chooses spans with the arrow keys and moves the cursor with Enter', async () => {
     const { test, spans, session } = await opened(fixtureText('teaching.jsonl'));
     renderWith(<TimeTrack />, test);
@@ -117,7 +141,6 @@ describe('Time track', () => {
       from: null,
       to: null,
       width: 496,
-      step: 0,
     });
     const steps = answer.lanes.find((l) => l.lane === 'step')!;
     expect(steps.items).toBeNull();

@@ -62,7 +62,7 @@ async function answers(engine: CoreApi, s: SessionSummary): Promise<unknown> {
   const diagnostics = await engine.diagnostics({ session, start: 0, count: 2000 });
   out.push({ ...diagnostics, items: diagnostics.items.map(({ provisional: _flag, ...d }) => d) });
   out.push(await engine.curve({ session, buckets: 64 }));
-  out.push(await engine.timeTrack({ session, from: null, to: null, width: 300, step }));
+  out.push(await engine.timeTrack({ session, from: null, to: null, width: 300 }), await engine.timeAt({ session, step }));
   out.push(await followed());
   return out;
 }

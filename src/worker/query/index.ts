@@ -17,7 +17,7 @@ import { search, searchMatches } from './search';
 import { QuerySession } from './session';
 import type { SessionAnalysis } from '../../core/analyze/session';
 import { shadowedBy, surface } from './surface';
-import { timeTrack } from './timing';
+import { timeAt, timeTrack } from './timing';
 import { blockText, transcript, viewPlace, views } from './views';
 
 /** What a request's query code may ask of the engine. */
@@ -56,6 +56,7 @@ export const SESSION_QUERIES = {
   replaceDetail,
   curve: (q, params, { pause, stale }) => curve(q, params, pause, stale),
   timeTrack,
+  timeAt,
   compare,
   compareView,
   exportText,

@@ -5,7 +5,7 @@
 import { timeSpans } from '../../core/analysis/timing';
 import type { TimeSpans } from '../../core/analysis/timing';
 import { timeWindow } from '../../core/analysis/timing-window';
-import type { TimeTrackData, TimeTrackParams } from '../../protocol/protocol';
+import type { StepParams, TimeTrackData, TimeTrackParams } from '../../protocol/protocol';
 import type { QuerySession } from './session';
 import type { SessionAnalysis } from '../../core/analyze/session';
 
@@ -15,13 +15,21 @@ import type { SessionAnalysis } from '../../core/analyze/session';
  */
 const spansOf = new WeakMap<SessionAnalysis, TimeSpans>();
 
-export function timeTrack(q: QuerySession, { from, to, width, step }: TimeTrackParams): TimeTrackData {
+function spansFor(q: QuerySession): TimeSpans {
   let spans = spansOf.get(q.session);
   if (spans === undefined) {
     spans = timeSpans(q.session);
     spansOf.set(q.session, spans);
   }
+  return spans;
+}
+
+export function timeTrack(q: QuerySession, { from, to, width }: TimeTrackParams): TimeTrackData {
+  return timeWindow(spansFor(q), from, to, width);
+}
+
+export function timeAt(q: QuerySession, { step }: StepParams): number | null {
   const k = q.clampStep(step);
   const t = k > 0 ? q.session.columns.time[k - 1]! : NaN;
-  return { ...timeWindow(spans, from, to, width), cursorTime: Number.isNaN(t) || spans.from === null ? null : t };
+  return Number.isNaN(t) || spansFor(q).from === null ? null : t;
 }

@@ -33,7 +33,7 @@ export function Overview({ whole, view, width, labelWidth, padRight, onRange }: 
   const sessionKey = useAppStore(selectSessionKey);
   const plotWidth = Math.max(10, width - labelWidth - padRight);
   const key = ready ? `${sessionKey}|time-overview|${plotWidth}` : null;
-  const remote = useRemote<TimeTrackData>(key, () => client.timeTrack({ session, from: null, to: null, width: plotWidth, step: 0 }));
+  const remote = useRemote<TimeTrackData>(key, () => client.timeTrack({ session, from: null, to: null, width: plotWidth }));
   const all = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const scale: Scale = { range: whole, x0: labelWidth, x1: width - padRight };
   const drag = useRef<{ from: number; moved: boolean } | null>(null);

@@ -7,7 +7,7 @@
  * The engine computes the spans once and sends only what the range in view needs (spans, or
  * their density when too many for the width).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { TIME_LANES } from '../../../protocol/protocol';
 import type { LaneWindow, TimeItem, TimeLane, TimeTrackData } from '../../../protocol/protocol';
@@ -60,10 +60,13 @@ export function TimeTrack() {
     setRange(null);
   }
   const plotWidth = Math.max(10, width - LABEL_W - PAD_R);
-  const key = ready ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}|${step}` : null;
+  // The lanes change with the range and the width; a seek asks only the cursor's time.
+  const key = ready ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}` : null;
   const remote = useRemote<TimeTrackData>(key, () =>
-    client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth, step }),
+    client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth }),
   );
+  const cursor = useRemote<number | null>(ready ? `${sessionKey}|timeAt|${step}` : null, () => client.timeAt({ session, step }));
+  const cursorTime = cursor.dataKey?.startsWith(`${sessionKey}|`) ? cursor.data : null;
   const data = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const whole = data && data.from !== null && data.to !== null ? { from: data.from, to: data.to } : null;
   const meta = data?.range
@@ -83,6 +86,7 @@ export function TimeTrack() {
           // The range asked for, not the one answered: a second zoom builds on the first at once.
           <TrackPlot
             data={data}
+            cursorTime={cursorTime}
             view={range ?? whole}
             whole={whole}
             width={width}
@@ -96,12 +100,15 @@ export function TimeTrack() {
 
 function TrackPlot({
   data,
+  cursorTime,
   view,
   whole,
   width,
   onRange,
 }: {
   data: TimeTrackData;
+  /** The time of the event at the cursor, drawn over the lanes (null: none, or not yet known). */
+  cursorTime: number | null;
   view: Range;
   whole: Range;
   width: number;
@@ -171,8 +178,50 @@ function TrackPlot({
     action();
   };
   const axis = ticks(view, Math.max(2, Math.floor((scale.x1 - scale.x0) / 90)));
-  const cursorX =
-    data.cursorTime === null || data.cursorTime < view.from || data.cursorTime > view.to ? null : xOfTime(scale, data.cursorTime);
+  const cursorX = cursorTime === null || cursorTime < view.from || cursorTime > view.to ? null : xOfTime(scale, cursorTime);
+  // Everything of the plot but the cursor: a seek redraws the cursor's line only.
+  const layer = useMemo(
+    () => (
+      <>
+        {axis.times.map((t) => (
+          <g key={t} className="tt-tick">
+            <line x1={xOfTime(scale, t)} x2={xOfTime(scale, t)} y1={AXIS_H - 3} y2={height} />
+            <text x={xOfTime(scale, t) + 2} y={AXIS_H - 4}>
+              {formatOffset(t - whole.from, axis.step)}
+            </text>
+          </g>
+        ))}
+        {data.gaps.map((g) => (
+          <rect
+            key={g.seqBefore}
+            className="tt-gap"
+            x={xOfTime(scale, Math.max(view.from, g.from))}
+            y={AXIS_H}
+            width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))}
+            height={height - AXIS_H}
+          >
+            <title>{`idle ${formatDuration(g.to - g.from)} between seq ${g.seqBefore} and seq ${g.seqAfter}`}</title>
+          </rect>
+        ))}
+        {TIME_LANES.map((lane, i) => (
+          <Lane
+            key={lane}
+            lane={lane}
+            index={i}
+            data={lanes.get(lane)}
+            scale={scale}
+            focusedSeq={focus.lane === i ? focus.seq : null}
+            onPick={(item) => {
+              setFocus({ lane: i, seq: item.seq });
+              jumpToSeq(item.seq);
+            }}
+          />
+        ))}
+      </>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- scale and axis are derived from view and width
+    [data, view.from, view.to, width, focus.lane, focus.seq, jumpToSeq, whole.from],
+  );
   const slowest = data.lanes
     .flatMap((l) => l.slowest)
     .sort((a, b) => b.end - b.start - (a.end - a.start))
@@ -212,40 +261,7 @@ function TrackPlot({
         ref={plotRef}
       >
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="presentation">
-          {axis.times.map((t) => (
-            <g key={t} className="tt-tick">
-              <line x1={xOfTime(scale, t)} x2={xOfTime(scale, t)} y1={AXIS_H - 3} y2={height} />
-              <text x={xOfTime(scale, t) + 2} y={AXIS_H - 4}>
-                {formatOffset(t - whole.from, axis.step)}
-              </text>
-            </g>
-          ))}
-          {data.gaps.map((g) => (
-            <rect
-              key={g.seqBefore}
-              className="tt-gap"
-              x={xOfTime(scale, Math.max(view.from, g.from))}
-              y={AXIS_H}
-              width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))}
-              height={height - AXIS_H}
-            >
-              <title>{`idle ${formatDuration(g.to - g.from)} between seq ${g.seqBefore} and seq ${g.seqAfter}`}</title>
-            </rect>
-          ))}
-          {TIME_LANES.map((lane, i) => (
-            <Lane
-              key={lane}
-              lane={lane}
-              index={i}
-              data={lanes.get(lane)}
-              scale={scale}
-              focusedSeq={focus.lane === i ? focus.seq : null}
-              onPick={(item) => {
-                setFocus({ lane: i, seq: item.seq });
-                jumpToSeq(item.seq);
-              }}
-            />
-          ))}
+          {layer}
           {cursorX === null ? null : <line className="tt-cursor" x1={cursorX} x2={cursorX} y1={AXIS_H} y2={height} />}
         </svg>
       </div>
