@@ -7,7 +7,7 @@
  * The engine computes the spans once and sends only what the range in view needs (spans, or
  * their density when too many for the width).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { TIME_LANES } from '../../../protocol/protocol';
 import type { LaneWindow, TimeItem, TimeLane, TimeTrackData } from '../../../protocol/protocol';
@@ -50,7 +50,6 @@ export function TimeTrack() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
-  const step = useDeferredStep();
   const { ref, width } = useWidth();
   const [range, setRange] = useState<Range | null>(null);
   const [rangeKey, setRangeKey] = useState(sessionKey);
@@ -60,13 +59,12 @@ export function TimeTrack() {
     setRange(null);
   }
   const plotWidth = Math.max(10, width - LABEL_W - PAD_R);
-  // The lanes change with the range and the width; a seek asks only the cursor's time.
+  // The lanes change with the range and the width, not with the cursor: a seek re-renders only
+  // the cursor's own layer (TrackCursor), which asks the time of the event at the step.
   const key = ready ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}` : null;
   const remote = useRemote<TimeTrackData>(key, () =>
     client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth }),
   );
-  const cursor = useRemote<number | null>(ready ? `${sessionKey}|timeAt|${step}` : null, () => client.timeAt({ session, step }));
-  const cursorTime = cursor.dataKey?.startsWith(`${sessionKey}|`) ? cursor.data : null;
   const data = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const whole = data && data.from !== null && data.to !== null ? { from: data.from, to: data.to } : null;
   const meta = data?.range
@@ -86,7 +84,6 @@ export function TimeTrack() {
           // The range asked for, not the one answered: a second zoom builds on the first at once.
           <TrackPlot
             data={data}
-            cursorTime={cursorTime}
             view={range ?? whole}
             whole={whole}
             width={width}
@@ -100,15 +97,12 @@ export function TimeTrack() {
 
 function TrackPlot({
   data,
-  cursorTime,
   view,
   whole,
   width,
   onRange,
 }: {
   data: TimeTrackData;
-  /** The time of the event at the cursor, drawn over the lanes (null: none, or not yet known). */
-  cursorTime: number | null;
   view: Range;
   whole: Range;
   width: number;
@@ -178,50 +172,6 @@ function TrackPlot({
     action();
   };
   const axis = ticks(view, Math.max(2, Math.floor((scale.x1 - scale.x0) / 90)));
-  const cursorX = cursorTime === null || cursorTime < view.from || cursorTime > view.to ? null : xOfTime(scale, cursorTime);
-  // Everything of the plot but the cursor: a seek redraws the cursor's line only.
-  const layer = useMemo(
-    () => (
-      <>
-        {axis.times.map((t) => (
-          <g key={t} className="tt-tick">
-            <line x1={xOfTime(scale, t)} x2={xOfTime(scale, t)} y1={AXIS_H - 3} y2={height} />
-            <text x={xOfTime(scale, t) + 2} y={AXIS_H - 4}>
-              {formatOffset(t - whole.from, axis.step)}
-            </text>
-          </g>
-        ))}
-        {data.gaps.map((g) => (
-          <rect
-            key={g.seqBefore}
-            className="tt-gap"
-            x={xOfTime(scale, Math.max(view.from, g.from))}
-            y={AXIS_H}
-            width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))}
-            height={height - AXIS_H}
-          >
-            <title>{`idle ${formatDuration(g.to - g.from)} between seq ${g.seqBefore} and seq ${g.seqAfter}`}</title>
-          </rect>
-        ))}
-        {TIME_LANES.map((lane, i) => (
-          <Lane
-            key={lane}
-            lane={lane}
-            index={i}
-            data={lanes.get(lane)}
-            scale={scale}
-            focusedSeq={focus.lane === i ? focus.seq : null}
-            onPick={(item) => {
-              setFocus({ lane: i, seq: item.seq });
-              jumpToSeq(item.seq);
-            }}
-          />
-        ))}
-      </>
-    ),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- scale and axis are derived from view and width
-    [data, view.from, view.to, width, focus.lane, focus.seq, jumpToSeq, whole.from],
-  );
   const slowest = data.lanes
     .flatMap((l) => l.slowest)
     .sort((a, b) => b.end - b.start - (a.end - a.start))
@@ -261,9 +211,42 @@ function TrackPlot({
         ref={plotRef}
       >
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="presentation">
-          {layer}
-          {cursorX === null ? null : <line className="tt-cursor" x1={cursorX} x2={cursorX} y1={AXIS_H} y2={height} />}
+          {axis.times.map((t) => (
+            <g key={t} className="tt-tick">
+              <line x1={xOfTime(scale, t)} x2={xOfTime(scale, t)} y1={AXIS_H - 3} y2={height} />
+              <text x={xOfTime(scale, t) + 2} y={AXIS_H - 4}>
+                {formatOffset(t - whole.from, axis.step)}
+              </text>
+            </g>
+          ))}
+          {data.gaps.map((g) => (
+            <rect
+              key={g.seqBefore}
+              className="tt-gap"
+              x={xOfTime(scale, Math.max(view.from, g.from))}
+              y={AXIS_H}
+              width={Math.max(1, xOfTime(scale, Math.min(view.to, g.to)) - xOfTime(scale, Math.max(view.from, g.from)))}
+              height={height - AXIS_H}
+            >
+              <title>{`idle ${formatDuration(g.to - g.from)} between seq ${g.seqBefore} and seq ${g.seqAfter}`}</title>
+            </rect>
+          ))}
+          {TIME_LANES.map((lane, i) => (
+            <Lane
+              key={lane}
+              lane={lane}
+              index={i}
+              data={lanes.get(lane)}
+              scale={scale}
+              focusedSeq={focus.lane === i ? focus.seq : null}
+              onPick={(item) => {
+                setFocus({ lane: i, seq: item.seq });
+                jumpToSeq(item.seq);
+              }}
+            />
+          ))}
         </svg>
+        <TrackCursor scale={scale} width={width} height={height} />
       </div>
       <p id="tt-readout" className="tt-readout hint" aria-live="polite">
         {focused ? describeItem(focused) : 'No span chosen: click one, or focus the lanes and use the arrow keys.'}
@@ -350,5 +333,24 @@ function Lane({
         );
       })}
     </g>
+  );
+}
+
+/**
+ * The cursor's line, on an SVG of its own over the lanes: the one part of the track that follows
+ * a seek, a frame after the surface (see useDeferredCursor).
+ */
+function TrackCursor({ scale, width, height }: { scale: Scale; width: number; height: number }) {
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionId);
+  const sessionKey = useAppStore(selectSessionKey);
+  const step = useDeferredStep();
+  const remote = useRemote<number | null>(`${sessionKey}|timeAt|${step}`, () => client.timeAt({ session, step }));
+  const time = remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
+  const x = time === null || time < scale.range.from || time > scale.range.to ? null : xOfTime(scale, time);
+  return (
+    <svg className="tt-cursor-layer" width={width} height={height} viewBox={`0 0 ${width} ${height}`} aria-hidden="true" focusable="false">
+      {x === null ? null : <line className="tt-cursor" x1={x} x2={x} y1={AXIS_H} y2={height} />}
+    </svg>
   );
 }
