@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateText } from '../../src/core/gen/generate';
 import { Rng } from '../../src/core/gen/rng';
+import { cut } from '../support/pieces';
 import type { CoreApi, RowFilter, SessionSummary } from '../../src/protocol/protocol';
 import { createEngine } from '../../src/worker/engine';
 import { concatBytes, zstdFrame } from '../support/zstd-frames';
@@ -64,17 +65,6 @@ async function answers(engine: CoreApi, s: SessionSummary): Promise<unknown> {
   out.push(await engine.curve({ session, buckets: 64 }));
   out.push(await engine.timeTrack({ session, from: null, to: null, width: 300 }), await engine.timeAt({ session, step }));
   out.push(await followed());
-  return out;
-}
-
-/** Cut `bytes` into random pieces of 1..max bytes. */
-function cut(bytes: Uint8Array, rng: Rng, max: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const size = rng.int(1, max);
-    out.push(bytes.slice(at, at + size));
-    at += size;
-  }
   return out;
 }
 

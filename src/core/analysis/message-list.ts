@@ -12,6 +12,7 @@
  * size: a message's position is the bearing slots before it, and the size of the first k
  * messages a prefix sum.
  */
+import { indexOfAscending } from '../util/sorted';
 
 /** Room for index `size` (doubling). */
 function growInt(data: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
@@ -179,20 +180,8 @@ export class MessageList {
 
   /** The slot of the live node `seq`, or -1. */
   private slotOf(seq: number): number {
-    const seqs = this.nodeSeq;
-    let lo = 0;
-    let hi = this.nodes - 1;
-    let slot = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = seqs[mid]!;
-      if (value === seq) {
-        slot = this.nodeSlot[mid]!;
-        break;
-      }
-      if (value < seq) lo = mid + 1;
-      else hi = mid - 1;
-    }
+    const node = indexOfAscending(this.nodeSeq, this.nodes, seq);
+    let slot = node >= 0 ? this.nodeSlot[node]! : -1;
     if (slot < 0) slot = this.unordered?.get(seq) ?? -1;
     return slot >= 0 && this.slotSeq[slot] === seq ? slot : -1;
   }

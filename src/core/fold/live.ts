@@ -10,6 +10,7 @@
  * it), a skip list with path compression jumps over slots that died, and a node is found by its
  * seq through binary search: nodes are created in log order, so their seqs ascend.
  */
+import { indexOfAscending } from '../util/sorted';
 
 /** The read side the fold checks need (a plain `number[]` also provides it). */
 export interface NodePositions {
@@ -176,17 +177,7 @@ export class LiveSurface implements NodePositions {
 
   /** The node created for `seq`, or -1 (binary search over the ascending seqs). */
   private nodeOf(seq: number): number {
-    const seqs = this.nodeSeq;
-    let lo = 0;
-    let hi = this.nodes - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = seqs[mid]!;
-      if (value === seq) return mid;
-      if (value < seq) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexOfAscending(this.nodeSeq, this.nodes, seq);
   }
 
   /** Live slots among the first `i` slots. */

@@ -1,3 +1,5 @@
+import { indexOfAscending } from './sorted';
+
 /**
  * A map from seq to value for the nodes of a fold, in a sorted typed array plus an array of
  * values instead of a hash table: the fold creates nodes in log order, so seqs arrive
@@ -63,16 +65,6 @@ export class SeqTable<T> {
 
   /** Index of `seq` among the entered seqs, or -1. */
   private find(seq: number): number {
-    const seqs = this.seqs;
-    let lo = 0;
-    let hi = this.entered - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = seqs[mid]!;
-      if (value === seq) return mid;
-      if (value < seq) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return indexOfAscending(this.seqs, this.entered, seq);
   }
 }

@@ -10,6 +10,7 @@ import { openBytes } from '../../../src/core/analyze/open';
 import type { LoadResult } from '../../../src/core/analyze/open';
 import { generateText } from '../../../src/core/gen/generate';
 import { Rng } from '../../../src/core/gen/rng';
+import { cut } from '../../support/pieces';
 import { sessionDiagnostics } from '../../../src/core/analyze/diagnostics';
 import { sessionQueries } from '../../../src/worker/query';
 import type { RowFilter } from '../../../src/protocol/protocol';
@@ -44,17 +45,6 @@ function expectFlags(result: LoadResult, growing: boolean): void {
   for (const s of result.sessions) {
     for (const d of s.diagnostics) expect(d.provisional === true, `${d.rule}: ${d.message}`).toBe(growing && isEndDependent(d));
   }
-}
-
-/** Cut `bytes` into random pieces of 1..max bytes. */
-function cut(bytes: Uint8Array, rng: Rng, max: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length;) {
-    const size = rng.int(1, max);
-    out.push(bytes.slice(at, at + size));
-    at += size;
-  }
-  return out;
 }
 
 function lastLf(bytes: Uint8Array): number {
