@@ -176,6 +176,19 @@ export interface LoadSummary {
   /** Findings about the container itself (ZIP members refused, ...). */
   findings: Diagnostic[];
   elapsedMs: number;
+  /**
+   * On a preview only (see {@link ProgressEvent.preview}): its first timeline rows, sent with it so
+   * the timeline paints them at once instead of asking a worker that is busy loading the rest.
+   */
+  firstRows?: FirstRows;
+}
+
+/** The first rows of a preview's first session: unfiltered, at its last accepted step. */
+export interface FirstRows {
+  /** The session's {@link SessionSummary.id}. */
+  session: number;
+  step: number;
+  window: RowWindow;
 }
 
 /** State of an event at a cursor (surface.md §9 classes plus devtool extras). */

@@ -28,6 +28,9 @@ export const selectSamples = (s: AppState) => s.samples;
  */
 export const selectIsReady = (s: AppState): boolean => (s.status === 'ready' || s.status === 'loading') && selectSession(s) !== null;
 
+/** A preview's first timeline rows (see `LoadSummary.firstRows`), or null. */
+export const selectFirstRows = (s: AppState) => s.load?.firstRows ?? null;
+
 /** Identifies what the engine currently holds for the views: refetch when it changes. */
 export const selectSessionKey = (s: AppState): string => (s.load ? `${s.load.loadId}:${s.session}` : 'none');
 

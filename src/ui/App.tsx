@@ -1,5 +1,5 @@
 /** Lays out the app; every panel reads the store itself. */
-import { useCallback, useState } from 'react';
+import { useCallback, useDeferredValue, useState } from 'react';
 import { useAppStore } from '../store/react';
 import { selectLoad, selectStatus, selectView } from '../store/selectors';
 import { useFileDrop } from './hooks/useFileDrop';
@@ -21,7 +21,12 @@ export function App() {
   const [sheetOpen, setSheetOpen] = useState(false);
   const openSheet = useCallback(() => setSheetOpen(true), []);
   const hasLoad = useAppStore(selectLoad) !== null;
+  // A preview (the first lines of a large log, see the load slice) mounts the workspace in a
+  // background render, in slices that yield: mounting every panel at once was a long task at the
+  // start of every large load. A loaded log mounts it at once.
+  const previewMounted = useDeferredValue(hasLoad);
   const status = useAppStore(selectStatus);
+  const showWorkspace = hasLoad && (previewMounted || status !== 'loading');
   const playground = useAppStore(selectView) === 'playground';
   const showingSessions = useAppStore((s) => s.storeMode && s.showingSessions);
   const dragging = useFileDrop();
@@ -32,7 +37,7 @@ export function App() {
   let body;
   if (showingSessions) body = <SessionsView />;
   else if (playground) body = <PlaygroundWorkspace onShowShortcuts={openSheet} />;
-  else if (hasLoad) body = <Workspace />;
+  else if (showWorkspace) body = <Workspace />;
   else body = <StartScreen />;
   return (
     // data-status lets browser tests and benchmarks wait for "ready" instead of sleeping.

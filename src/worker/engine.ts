@@ -27,6 +27,7 @@ import type {
   LoadSummary,
   OpenRequest,
   ProgressEvent,
+  RowFilter,
   SessionMethod,
   SessionSummary,
 } from '../protocol/protocol';
@@ -34,6 +35,7 @@ import { PROTOCOL_VERSION } from '../protocol/protocol';
 import { demos } from '../core/demos/demos';
 import { PlaygroundHost } from './playground-host';
 import { QuerySession, SESSION_QUERIES } from './query';
+import { rows as rowWindow } from './query/rows';
 import type { QueryContext } from './query';
 import { sessionDiagnostics } from '../core/analyze/diagnostics';
 
@@ -73,30 +75,60 @@ export const PREVIEW_MIN_INPUT = 4 << 20;
  */
 export const PREVIEW_BYTES = 256 << 10;
 
-/** The first `limit` bytes of a stream handed to `onHead` as they pass (or all of it, when shorter). */
+/**
+ * Timeline rows sent with a preview ({@link LoadSummary.firstRows}): more than a tall window's
+ * first fetch (the timeline fetches aligned blocks of 64 rows, one or two at the top).
+ */
+export const FIRST_ROWS = 128;
+
+const ALL_ROWS: RowFilter = { surfaceOnly: false, families: [] };
+
+/**
+ * The stream, after its first `limit` bytes were handed to `onHead`: they are read ahead and
+ * opened before the load decodes any of them, so a preview is the first thing the worker opens
+ * (a stream shorter than `limit` has none).
+ */
 async function* teeHead(
   chunks: AsyncIterable<Uint8Array>,
   limit: number,
   onHead: (head: Uint8Array) => Promise<void>,
 ): AsyncGenerator<Uint8Array> {
-  let parts: Uint8Array[] | null = [];
+  const iterator = chunks[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of chunks) {
-    if (parts !== null) {
-      parts.push(chunk);
-      size += chunk.length;
-      if (size >= limit) {
-        const head = new Uint8Array(size);
-        let at = 0;
-        for (const part of parts) {
-          head.set(part, at);
-          at += part.length;
-        }
-        parts = null;
-        await onHead(head.subarray(0, limit));
+  let ended = false;
+  try {
+    while (size < limit) {
+      const next = await iterator.next();
+      if (next.done === true) {
+        ended = true;
+        break;
       }
+      parts.push(next.value);
+      size += next.value.length;
     }
-    yield chunk;
+    if (!ended) {
+      const head = new Uint8Array(limit);
+      let at = 0;
+      for (const part of parts) {
+        if (at >= limit) break;
+        const take = part.subarray(0, limit - at);
+        head.set(take, at);
+        at += take.length;
+      }
+      await onHead(head);
+    }
+    yield* parts;
+    parts.length = 0;
+    if (ended) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } finally {
+    // A consumer that stops early (a cancelled or refused load) stops the read under it.
+    if (!ended) await iterator.return?.();
   }
 }
 
@@ -443,6 +475,11 @@ export function createEngine(deps: EngineDeps = {}): CoreApi {
             findings: early.findings,
             elapsedMs: now() - started,
           };
+          const first = summary.sessions[0];
+          if (first) {
+            const params = { session: first.id, step: first.accepted, filter: ALL_ROWS, start: 0, count: FIRST_ROWS };
+            summary.firstRows = { session: first.id, step: first.accepted, window: rowWindow(queries[0]!, params) };
+          }
           onProgress({
             loadId: id,
             bytes: head.length,

@@ -184,7 +184,8 @@ export function VirtualList({
   const scrollRef = useRef<HTMLDivElement | null>(null);
   const blockRef = useRef<HTMLDivElement | null>(null);
   const fixed = useContext(ViewportContext);
-  const [measured, setMeasured] = useState(0);
+  // Until the first observation the window's height stands in (see the layout effect below).
+  const [measured, setMeasured] = useState(() => (typeof window === 'undefined' ? 0 : window.innerHeight));
   const [offset, setOffset] = useState(0);
   /** Bumped by `scrollToIndex`, so its `scrollTop` write happens after the commit even if the offset did not change. */
   const [scrollRequest, setScrollRequest] = useState(0);
@@ -196,11 +197,16 @@ export function VirtualList({
   const current = Math.min(offset, geometry.maxOffset);
   const { first, last, anchor } = windowAt(geometry, current, overscan);
 
+  // The height comes from a ResizeObserver, whose first callback runs after the browser's own
+  // layout of the frame that mounted the list. Reading `clientHeight` here, in the commit, would
+  // force that layout inside it: a workspace of lists mounting took a 30 ms layout in its commit.
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (fixed || !element) return;
-    setMeasured(element.clientHeight);
-    if (typeof ResizeObserver === 'undefined') return;
+    if (typeof ResizeObserver === 'undefined') {
+      setMeasured(element.clientHeight);
+      return;
+    }
     const observer = new ResizeObserver(() => setMeasured(element.clientHeight));
     observer.observe(element);
     return () => observer.disconnect();

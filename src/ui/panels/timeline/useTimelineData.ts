@@ -4,13 +4,14 @@
  * app store; it lives as long as the panel. The cursor comes in as an argument: the timeline
  * follows a deferred cursor (see hooks/useDeferredCursor.ts).
  */
-import type { Bracket, RowFilter, RowWindow, TimelineRow } from '../../../protocol/protocol';
+import type { Bracket, FirstRows, RowFilter, RowWindow, TimelineRow } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
 import {
   selectBaseSeq,
   selectClient,
   selectEventCount,
   selectFilter,
+  selectFirstRows,
   selectIsReady,
   selectSessionId,
   selectSessionKey,
@@ -61,6 +62,20 @@ export interface TimelineData {
   error: string | null;
 }
 
+/**
+ * The rows a preview came with, while the timeline's own first answer is on its way, when they
+ * are the rows it asked for: same session, step and (no) filter, and the window within them.
+ */
+function seedWindow(
+  seed: FirstRows | null,
+  asked: { session: number; step: number; filter: RowFilter; start: number; count: number },
+): RowWindow | null {
+  if (seed === null || seed.session !== asked.session || seed.step !== asked.step || !isUnfiltered(asked.filter)) return null;
+  const { window } = seed;
+  const end = Math.min(asked.start + asked.count, window.total);
+  return asked.start >= window.start && end <= window.start + window.rows.length ? window : null;
+}
+
 /** The rows (states at `step`) of the blocks covering `range`, and the brackets over them. */
 export function useTimelineData(range: { first: number; last: number }, step: number): TimelineData {
   const client = useAppStore(selectClient);
@@ -75,7 +90,11 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
   const rows = useRemote<RowWindow>(ready ? `${scope}|${step}|${start}|${end}` : null, () =>
     client.rows({ session, step, filter, start, count: end - start }),
   );
-  const window = rows.data && rows.dataKey?.startsWith(`${scope}|`) ? rows.data : null;
+  const firstRows = useAppStore(selectFirstRows);
+  const window =
+    rows.data && rows.dataKey?.startsWith(`${scope}|`)
+      ? rows.data
+      : seedWindow(firstRows, { session, step, filter, start, count: end - start });
   const rowAt = (index: number): TimelineRow | null => {
     if (!window) return null;
     return window.rows[index - window.start] ?? null;
@@ -90,7 +109,7 @@ export function useTimelineData(range: { first: number; last: number }, step: nu
   );
 
   // Keep the last total while a new scope loads, so the scroll position does not collapse.
-  const total = rows.data ? rows.data.total : null;
+  const total = rows.data ? rows.data.total : (window?.total ?? null);
   return {
     total,
     rowAt,
