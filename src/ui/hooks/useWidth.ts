@@ -4,6 +4,7 @@
  */
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { RefObject } from 'react';
+import { flushSync } from 'react-dom';
 
 /** What is drawn before the first layout, and where there is none (jsdom). */
 const FALLBACK_WIDTH = 600;
@@ -15,9 +16,15 @@ export function useWidth(): { ref: RefObject<HTMLDivElement | null>; width: numb
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
-    setWidth(element.clientWidth);
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    if (typeof ResizeObserver === 'undefined') {
+      setWidth(element.clientWidth);
+      return;
+    }
+    // The width comes from the observer, whose first callback runs after the browser's layout of
+    // the frame that mounted the element, before it is painted: reading `clientWidth` here, in
+    // the commit, forced that layout inside it (about 40 ms when the workspace mounts). The
+    // render it asks for is synchronous, so the first painted frame already has the right width.
+    const observer = new ResizeObserver(() => flushSync(() => setWidth(element.clientWidth)));
     observer.observe(element);
     return () => observer.disconnect();
   }, []);

@@ -11,10 +11,10 @@
  * `fallbackHeight`) and every row keeps its estimate.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Rect, Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { HTMLAttributes, ReactNode, Ref } from 'react';
 import { useFixedViewport } from './VirtualList';
+import { measureOptions } from './virtualMeasure';
 
 export interface MeasuredListHandle {
   /** Puts the top of row `index` at the top of the viewport. */
@@ -41,16 +41,6 @@ export interface MeasuredListProps {
   fallbackHeight?: number;
   onRangeChange?: (first: number, last: number) => void;
   handleRef?: Ref<MeasuredListHandle>;
-}
-
-type ListVirtualizer = Virtualizer<HTMLDivElement, HTMLElement>;
-
-/** A host without layout: the viewport is fixed, and nothing is measured. */
-function fixedRect(rect: Rect) {
-  return (_instance: ListVirtualizer, notify: (rect: Rect) => void) => {
-    notify(rect);
-    return () => {};
-  };
 }
 
 /** Whether the host lays elements out (jsdom gives every element a zero-sized box). */
@@ -85,7 +75,7 @@ export function MeasuredList({
     overscan,
     // Heights are cached by row identity: a row keeps its height when rows before it come and go.
     ...(rowKey ? { getItemKey: rowKey } : {}),
-    ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
+    ...measureOptions(fixed),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;

@@ -12,12 +12,12 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { Rect, Virtualizer } from '@tanstack/react-virtual';
 import type { StepChange, SurfaceWindow } from '../../../protocol/protocol';
 import { useAppStore, useAppStoreApi } from '../../../store/react';
 import { selectHighlight, selectIsReady, selectSelectedSeq } from '../../../store/selectors';
 import { registerSurface, surfaceShown } from '../../hooks/seekPacer';
 import { EmptyState } from '../../widgets/EmptyState';
+import { measureOptions } from '../../widgets/virtualMeasure';
 import { Panel } from '../../widgets/Panel';
 import { useFixedViewport } from '../../widgets/VirtualList';
 import { formatCount, plural } from '../../format';
@@ -78,14 +78,6 @@ function SurfaceBody() {
   );
 }
 
-/** Hosts without layout (jsdom) get the fixed viewport and estimated sizes. */
-function fixedRect(rect: Rect) {
-  return (_instance: Virtualizer<HTMLDivElement, HTMLLIElement>, notify: (rect: Rect) => void) => {
-    notify(rect);
-    return () => {};
-  };
-}
-
 function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (first: number, last: number) => void }) {
   const selectedSeq = useAppStore(selectSelectedSeq);
   const highlight = useAppStore(selectHighlight);
@@ -105,7 +97,8 @@ function SurfaceList({ window, setRange }: { window: SurfaceWindow; setRange: (f
     overscan: 3,
     // Items are keyed by index: after a seek the rendered items are updated in place rather than
     // replaced (an item that changes height is measured again by the virtualizer's observer).
-    ...(fixed ? { initialRect: fixed, observeElementRect: fixedRect(fixed) } : {}),
+    // Hosts without layout (jsdom) get the fixed viewport and estimated sizes.
+    ...measureOptions(fixed),
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
