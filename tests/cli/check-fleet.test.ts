@@ -121,6 +121,22 @@ describe.skipIf(!HAS_CLI_BUNDLE)(`check --jobs${CLI_BUNDLE_NOTE}`, () => {
     expect(enough.count()).toBe(2);
   });
 
+  it('checks one large file on the calling thread, and starts no more workers than there are files', async () => {
+    const big = mkdtempSync(join(tmpdir(), 'surface-lens-big-'));
+    const lines = [header('big'), ...Array.from({ length: 12_000 }, (_, seq) => user(seq)), ''].join('\n');
+    expect(lines.length).toBeGreaterThan(PARALLEL_FROM.bytes);
+    writeFileSync(join(big, 'one.jsonl'), lines);
+    const one = countingSpawn();
+    const alone = await run(['check', '--json', '--jobs', '4', join(big, 'one.jsonl')], { spawnWorker: one.spawn });
+    expect(one.count()).toBe(0);
+    expect(alone.out).toBe((await run(['check', '--json', '--jobs', '1', join(big, 'one.jsonl')])).out);
+    writeFileSync(join(big, 'two.jsonl'), lines);
+    const two = countingSpawn();
+    const pair = await run(['check', '--json', '--jobs', '4', big], { spawnWorker: two.spawn });
+    expect(two.count()).toBe(2);
+    expect(pair.out).toBe((await run(['check', '--json', '--jobs', '1', big])).out);
+  });
+
   it('stops with a clear error, and stops its workers, when a worker crashes, exits or fails a file', async () => {
     // A worker that dies on its third file, one that exits at once, one that answers with a failure.
     const crashing = (): Worker =>

@@ -71,7 +71,8 @@ export class CheckPool {
   add(path: string, size: number): void {
     this.paths.push(path);
     this.bytes += size;
-    if (this.slots === null && this.worthThreads()) this.start();
+    if (this.slots === null && this.worthThreads()) this.slots = [];
+    this.grow();
     this.dispatch();
   }
 
@@ -80,19 +81,27 @@ export class CheckPool {
     return this.slots !== null;
   }
 
+  /**
+   * Threads pay when the files are many or large, and there are two or more of them: one file is
+   * checked by one thread whatever its size, and that is the calling thread (a worker would only
+   * add its start and the copy of the report).
+   */
   private worthThreads(): boolean {
     return (
       this.options.jobs > 1 &&
       this.options.spawn !== undefined &&
+      this.paths.length >= 2 &&
       (this.paths.length >= PARALLEL_FROM.files || this.bytes >= PARALLEL_FROM.bytes)
     );
   }
 
-  private start(): void {
+  /** Start workers up to `--jobs`, but no more than there are files so far (the walk may find more). */
+  private grow(): void {
+    const slots = this.slots;
+    if (slots === null || this.failure !== null) return;
     const spawn = this.options.spawn as WorkerFactory;
     const setup: CheckSetup = { setup: { check: this.options.check, report: this.options.report } };
-    this.slots = [];
-    for (let k = 0; k < this.options.jobs; k++) {
+    while (slots.length < Math.min(this.options.jobs, this.paths.length)) {
       let worker: Worker;
       try {
         worker = spawn();
@@ -101,7 +110,7 @@ export class CheckPool {
         return;
       }
       const slot: Slot = { worker, busy: 0 };
-      this.slots.push(slot);
+      slots.push(slot);
       worker.on('message', (response: CheckResponse) => this.answer(slot, response));
       worker.on('error', (error: Error) => this.fail(new Error(`a check worker failed: ${error.message}`)));
       worker.on('exit', (code: number) => {
