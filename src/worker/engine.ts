@@ -96,22 +96,20 @@ async function* teeHead(
   const iterator = chunks[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let size = 0;
-  let ended = false;
+  let done = false;
   try {
-    while (size < limit) {
+    while (size < limit && !done) {
       const next = await iterator.next();
-      if (next.done === true) {
-        ended = true;
-        break;
+      if (next.done === true) done = true;
+      else {
+        parts.push(next.value);
+        size += next.value.length;
       }
-      parts.push(next.value);
-      size += next.value.length;
     }
-    if (!ended) {
+    if (!done) {
       const head = new Uint8Array(limit);
       let at = 0;
       for (const part of parts) {
-        if (at >= limit) break;
         const take = part.subarray(0, limit - at);
         head.set(take, at);
         at += take.length;
@@ -120,15 +118,14 @@ async function* teeHead(
     }
     yield* parts;
     parts.length = 0;
-    if (ended) return;
-    for (;;) {
+    while (!done) {
       const next = await iterator.next();
-      if (next.done === true) return;
-      yield next.value;
+      if (next.done === true) done = true;
+      else yield next.value;
     }
   } finally {
     // A consumer that stops early (a cancelled or refused load) stops the read under it.
-    if (!ended) await iterator.return?.();
+    if (!done) await iterator.return?.();
   }
 }
 

@@ -19,7 +19,7 @@ export type MeasureOptions<I extends Element> = Partial<
 >;
 
 /** A host without layout (jsdom): the viewport is fixed, and nothing is measured. */
-export function fixedRect<I extends Element>(rect: Rect) {
+function fixedRect<I extends Element>(rect: Rect) {
   return (_instance: Virtualizer<HTMLDivElement, I>, notify: (rect: Rect) => void) => {
     notify(rect);
     return () => {};
@@ -44,8 +44,8 @@ function observedSize<I extends Element>(
   const box = entry?.borderBoxSize?.[0];
   if (box) return Math.round(box.blockSize);
   if (entry) return Math.round(element.getBoundingClientRect().height);
-  const known = instance.measurementsCache[instance.indexFromElement(element)];
-  return known?.size ?? instance.options.estimateSize(instance.indexFromElement(element));
+  const index = instance.indexFromElement(element);
+  return instance.measurementsCache[index]?.size ?? instance.options.estimateSize(index);
 }
 
 /**
