@@ -24,6 +24,7 @@ import type { ModelRequest, ReplaceCut } from './requests';
 import { attributeBreak, CACHE_LOW_RATIO, CACHE_MIN_TOKENS, recordedUsage } from './requests';
 import { estimateTokens } from '../analyze/tokens';
 import { MessageList } from './message-list';
+import { EditLog } from './edit-log';
 
 /** Rule ids of the analysis findings (extra QA checks, not upstream's). */
 export const ANALYSIS_RULES = {
@@ -44,16 +45,6 @@ export interface SessionAnalytics {
   replaces: ReplaceCost[];
   /** Warnings (rules {@link ANALYSIS_RULES}); the analyzer adds them to the diagnostics. */
   findings: Diagnostic[];
-}
-
-/** One replace's edit of the message list since the previous request. */
-interface ListEdit {
-  cut: number;
-  /** Seqs of the messages it removed, at positions `cut` …, and their sizes. */
-  removed: number[];
-  removedSizes: number[];
-  /** 1 when its replacement bears a message (put at `cut`), else 0. */
-  added: number;
 }
 
 interface Attempt {
@@ -121,7 +112,7 @@ export class AnalysisRecorder {
   /** The earliest cut into the previous request's messages since it (Infinity: none). */
   private snapStart = Infinity;
   /** The list's edits since the previous request, in order (see {@link prevAt}). */
-  private edits: ListEdit[] = [];
+  private readonly edits = new EditLog();
   private cuts: ReplaceCut[] = [];
   private header: { seq: number; value: Json } | null = null;
   private headerAtPrev: Json | undefined = undefined;
@@ -222,15 +213,12 @@ export class AnalysisRecorder {
    * one an edit removed, or a message of the current list.
    */
   private prevAt(p: number): number {
-    let at = p;
-    for (const edit of this.edits) {
-      if (at < edit.cut) continue;
-      if (at < edit.cut + edit.removed.length) {
-        this.prevSize = edit.removedSizes[at - edit.cut]!;
-        return edit.removed[at - edit.cut]!;
-      }
-      at += edit.added - edit.removed.length;
+    const found = this.edits.at(p);
+    if (found >= 0) {
+      this.prevSize = this.edits.size;
+      return found;
     }
+    const at = -1 - found;
     this.prevSize = this.list.sizeAt(at);
     return this.list.at(at) as number;
   }
@@ -302,7 +290,7 @@ export class AnalysisRecorder {
     this.lines.push(line);
     this.prev = { length, chars: total };
     this.snapStart = Infinity;
-    this.edits = [];
+    this.edits.clear();
     this.cuts = [];
     this.headerAtPrev = this.header?.value;
     this.attempt = { turn, step, open: true, request };
@@ -326,7 +314,7 @@ export class AnalysisRecorder {
       marked: typedRemoved,
     } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
     if (prev !== null) {
-      this.edits.push({ cut, removed, removedSizes, added: message === null ? 0 : 1 });
+      this.edits.push(cut, removed, removedSizes, message === null ? 0 : 1);
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
     }
     const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - list.sizeBefore(cut)) : 0;

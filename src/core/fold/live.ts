@@ -125,11 +125,13 @@ export class LiveSurface implements NodePositions {
     const n = this.live;
     const from = start < 0 ? Math.max(0, n + start) : Math.min(start, n);
     const to = end < 0 ? Math.max(0, n + end) : Math.min(end, n);
-    const out: number[] = [];
-    if (from >= to) return out;
+    if (from >= to) return [];
+    // Sized up front: a replace keeps its slice (as the Replacement's shadowedSeqs) for the rest
+    // of the session, and a list grown by push from empty reserves 17 elements.
+    const out = new Array<number>(to - from);
     let slot = this.selectSlot(from);
     for (let k = from; k < to; k++) {
-      out.push(this.nodeSeq[this.slotNode[slot]!]!);
+      out[k - from] = this.nodeSeq[this.slotNode[slot]!]!;
       slot = this.nextLive(slot + 1);
     }
     return out;
