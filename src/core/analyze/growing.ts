@@ -16,6 +16,7 @@ import { detectContainer } from '../decode/detect';
 import type { ContainerKind } from '../decode/detect';
 import { checkZstdFrameSummary, initZstd, isOneLine, walkZstdFrames, ZstdFrameStream, ZstdStructureError } from '../decode/zstd';
 import type { ZstdFrameSummary } from '../decode/zstd';
+import { nativeZstd } from '../decode/zstd-native';
 import type { Diagnostic } from '../model';
 import { ByteBuffer } from '../util/grow';
 import { openBytes } from './open';
@@ -292,7 +293,9 @@ export class GrowingInput {
     let tornRecord: boolean | null = null;
     if (live.zstd === null) pipeline.advance(end);
     else {
-      for (const frame of live.zstd.pushFrames(this.raw.view().subarray(live.fed, end))) {
+      const piece = this.raw.view().subarray(live.fed, end);
+      const native = nativeZstd();
+      for (const frame of native === null ? live.zstd.pushFrames(piece) : await live.zstd.pushFramesWith(piece, native)) {
         pipeline.append([frame.plaintext]);
         live.first ??= { start: frame.start, oneLine: isOneLine(frame.plaintext) };
       }

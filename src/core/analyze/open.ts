@@ -16,6 +16,8 @@ import { GunzipStream, GzipError } from '../decode/gzip';
 import { ValueLog } from '../decode/line-log';
 import { ZstdFrameStream, checkZstdFrameSummary, initZstd, isOneLine, zstdErrorInfo } from '../decode/zstd';
 import type { DecodedZstdFrame, TornZstdFrame, ZstdFrameSummary } from '../decode/zstd';
+import { nativeZstd } from '../decode/zstd-native';
+import type { NativeZstdDecoder } from '../decode/zstd-native';
 import type { ContainerForm, DecodeErrorInfo, Diagnostic, LoadProgress } from '../model';
 import { ByteBuffer } from '../util/grow';
 import { JSON_ARRAY_FACTOR, MemoryBudget, MemoryLimitError } from '../util/budget';
@@ -63,6 +65,12 @@ export interface OpenOptions {
   memoryLimitBytes?: number;
   /** What the limit is called in the stop message. @default 'the memory limit' */
   memoryLimitName?: string;
+  /**
+   * The native Zstandard decoder to try before fzstd (`decode/zstd-native.ts`); the results are
+   * the same either way. Default: the platform's `DecompressionStream('zstd')` where it has one;
+   * null: fzstd alone.
+   */
+  nativeZstd?: NativeZstdDecoder | null;
 }
 
 /** Result of opening one input. */
@@ -347,10 +355,12 @@ async function openZstd(bytes: Uint8Array, path: string, ctx: Context): Promise<
   const pipeline = pipelineFor(text, path, ctx, 'zstd');
   const { scanner } = pipeline;
   const chunk = ctx.options.chunkBytes ?? DEFAULT_CHUNK;
+  const native = ctx.options.nativeZstd === undefined ? nativeZstd() : ctx.options.nativeZstd;
   // The header-frame check needs only where the first frame starts and whether it is one line.
   let first: ZstdFrameSummary['first'] = null;
   for (let offset = 0; offset < bytes.length && stream.error === null && pipeline.stopped === null; offset += chunk) {
-    const frames: (DecodedZstdFrame | null)[] = stream.pushFrames(bytes.subarray(offset, offset + chunk));
+    const piece = bytes.subarray(offset, offset + chunk);
+    const frames: (DecodedZstdFrame | null)[] = native === null ? stream.pushFrames(piece) : await stream.pushFramesWith(piece, native);
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i] as DecodedZstdFrame;
       // Dropped from the list as it is handed on, so an appended plaintext can be collected.

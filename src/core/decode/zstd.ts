@@ -16,6 +16,7 @@ import xxhash from 'xxhash-wasm';
 import type { XXHashAPI } from 'xxhash-wasm';
 import { MemoryLimitError } from '../util/budget';
 import type { MemoryBudget } from '../util/budget';
+import type { NativeZstdDecoder } from './zstd-native';
 
 /** Frame magic `28 B5 2F FD`, read little-endian. */
 const FRAME_MAGIC = 0xfd2fb528;
@@ -295,6 +296,33 @@ function readFrameHeader(frame: Uint8Array): FrameHeader | null {
  *   plaintext it keeps.
  */
 export function decodeZstdFrame(frame: Uint8Array, start: number, budget: MemoryBudget | null = null): Uint8Array {
+  const { header, bound } = prepareFrame(frame, start, budget);
+  let input = frame;
+  if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
+    // Without a declared size fzstd allocates the whole window and shifts all of it after every
+    // block: 2 MiB per write batch in real logs. Back-references cannot reach before the frame
+    // start, so a window of `bound` bytes decodes the same content (the checksum covers content
+    // only); decode a copy that declares the smallest such window.
+    input = frame.slice();
+    input[header.windowDescriptorAt] = windowDescriptorFor(bound);
+  }
+  let plaintext: Uint8Array;
+  try {
+    plaintext = decompress(input);
+  } catch (cause) {
+    throw new ZstdFrameError(start, cause);
+  }
+  if (!verifies(frame, header, plaintext)) throw new ZstdFrameError(start);
+  return plaintext;
+}
+
+/**
+ * The checks of a frame before any decoding, whichever decoder then runs: its header, no
+ * dictionary, a window within {@link MAX_WINDOW_BYTES}, a declared size its blocks can hold, and
+ * the plaintext's upper bound within the budget.
+ * @throws ZstdFrameError, MemoryLimitError
+ */
+function prepareFrame(frame: Uint8Array, start: number, budget: MemoryBudget | null): { header: FrameHeader; bound: number } {
   requireHasher();
   const header = readFrameHeader(frame);
   if (header === null) throw new ZstdFrameError(start);
@@ -318,26 +346,37 @@ export function decodeZstdFrame(frame: Uint8Array, start: number, budget: Memory
   // rewritten below): that is what must fit, besides what the budget holds already (with a
   // stream's budget, the frames it decoded that the caller has not released yet).
   budget?.check(bound);
-  let input = frame;
-  if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
-    // Without a declared size fzstd allocates the whole window and shifts all of it after every
-    // block: 2 MiB per write batch in real logs. Back-references cannot reach before the frame
-    // start, so a window of `bound` bytes decodes the same content (the checksum covers content
-    // only); decode a copy that declares the smallest such window.
-    input = frame.slice();
-    input[header.windowDescriptorAt] = windowDescriptorFor(bound);
-  }
-  let plaintext: Uint8Array;
+  return { header, bound };
+}
+
+/** Whether a frame's plaintext has its declared size and, when the frame has one, its checksum. */
+function verifies(frame: Uint8Array, header: FrameHeader, plaintext: Uint8Array): boolean {
+  if (header.contentSize !== null && plaintext.length !== header.contentSize) return false;
+  return !header.checksum || zstdContentChecksum(plaintext) === u32le(frame, frame.length - 4);
+}
+
+/**
+ * {@link decodeZstdFrame} with a native decoder first: the frame is checked as there, then
+ * decoded natively; a plaintext that has the declared size and checksum (and fits the bound) is
+ * the frame's. Anything else — the native decoder rejecting it (a window it will not allocate, a
+ * damaged block), or a plaintext that does not verify — goes to `decodeZstdFrame`, whose verdict
+ * is final: the result never depends on which decoder the platform has.
+ */
+export async function decodeZstdFrameWith(
+  frame: Uint8Array,
+  start: number,
+  budget: MemoryBudget | null,
+  native: NativeZstdDecoder,
+): Promise<Uint8Array> {
+  const { header, bound } = prepareFrame(frame, start, budget);
+  let plaintext: Uint8Array | null = null;
   try {
-    plaintext = decompress(input);
-  } catch (cause) {
-    throw new ZstdFrameError(start, cause);
+    plaintext = await native(frame);
+  } catch {
+    // Decided by fzstd below.
   }
-  if (header.contentSize !== null && plaintext.length !== header.contentSize) throw new ZstdFrameError(start);
-  if (header.checksum && zstdContentChecksum(plaintext) !== u32le(frame, frame.length - 4)) {
-    throw new ZstdFrameError(start);
-  }
-  return plaintext;
+  if (plaintext !== null && plaintext.length <= bound && verifies(frame, header, plaintext)) return plaintext;
+  return decodeZstdFrame(frame, start, budget);
 }
 
 /**
@@ -480,6 +519,60 @@ export class ZstdFrameStream {
 
   /** Like `push`, with each frame's byte range. */
   pushFrames(chunk: Uint8Array): DecodedZstdFrame[] {
+    return this.#walk(chunk, (data, from, to) => this.#finishFrame(data, from, to));
+  }
+
+  /**
+   * Like {@link pushFrames}, decoding each frame with `native` first (`decodeZstdFrameWith`):
+   * the same frames, plaintexts, damage and memory stop as `pushFrames` gives, sooner where the
+   * native decoder is faster. Await each push before the next.
+   */
+  async pushFramesWith(chunk: Uint8Array, native: NativeZstdDecoder): Promise<DecodedZstdFrame[]> {
+    // The walk finds the complete frames (and any structural damage after them); they are then
+    // decoded in order, and the first that fails stops the stream there, as in `pushFrames`.
+    const spans: { start: number; end: number; bytes: Uint8Array }[] = [];
+    this.#walk(chunk, (data, from, to) => {
+      // The stream's own buffer is reused by the next push: a frame in it is copied.
+      spans.push({
+        start: this.#base + from,
+        end: this.#base + to,
+        bytes: data === chunk ? data.subarray(from, to) : data.slice(from, to),
+      });
+      this.#stage = 'magic';
+      return null;
+    });
+    const out: DecodedZstdFrame[] = [];
+    for (const span of spans) {
+      let plaintext: Uint8Array;
+      try {
+        plaintext = await decodeZstdFrameWith(span.bytes, span.start, this.#budget, native);
+      } catch (error) {
+        if (error instanceof MemoryLimitError) {
+          this.#memoryError = error;
+          this.#error = null;
+        } else if (error instanceof ZstdFrameError) {
+          this.#error = error;
+        } else {
+          throw error;
+        }
+        // Consumed up to the frame that stopped it, as `pushFrames` leaves it.
+        this.#base = span.start;
+        this.#buf = new Uint8Array(0);
+        this.#len = 0;
+        return out;
+      }
+      this.#budget?.hold(plaintext.length);
+      out.push({ start: span.start, end: span.end, plaintext });
+    }
+    return out;
+  }
+
+  /**
+   * The §7.1 walk over the pending bytes and `chunk`: `finish` is called for each complete frame
+   * (`data[from, to)`, relative to the current frame base) and its results returned in order.
+   * Damage, or a memory stop thrown by `finish`, is recorded and ends the walk.
+   */
+  #walk<F>(chunk: Uint8Array, finish: (data: Uint8Array, from: number, to: number) => F): F[] {
     if (this.#error !== null) throw this.#error;
     if (this.#memoryError !== null) throw this.#memoryError;
     if (this.#ended) throw new Error('ZstdFrameStream: push after end');
@@ -494,7 +587,7 @@ export class ZstdFrameStream {
       this.#len += chunk.length;
       data = this.#buf.subarray(0, this.#len);
     }
-    const out: DecodedZstdFrame[] = [];
+    const out: F[] = [];
     let frameStart = 0;
     let pos = this.#pos;
     try {
@@ -530,14 +623,14 @@ export class ZstdFrameStream {
             if (this.#checksum) {
               this.#stage = 'checksum';
             } else {
-              out.push(this.#finishFrame(data, frameStart, pos));
+              out.push(finish(data, frameStart, pos));
               frameStart = pos;
             }
           }
         } else {
           if (available < 4) break;
           pos += 4;
-          out.push(this.#finishFrame(data, frameStart, pos));
+          out.push(finish(data, frameStart, pos));
           frameStart = pos;
         }
       }
