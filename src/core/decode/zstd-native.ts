@@ -6,6 +6,8 @@
  * it is damaged, is still decided by the checks of `zstd.ts` (see `ZstdFrameStream.pushFramesWith`).
  */
 
+import { concatBytes } from './zstd';
+
 /** Decode exactly one Zstandard frame to its plaintext; rejects when it cannot. */
 export type NativeZstdDecoder = (frame: Uint8Array) => Promise<Uint8Array>;
 
@@ -33,23 +35,12 @@ export function streamDecoder(Stream: DecompressionStreamClass): NativeZstdDecod
     writer.close().catch(() => undefined);
     const reader = stream.readable.getReader();
     const parts: Uint8Array[] = [];
-    let total = 0;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (value !== undefined) {
-        parts.push(value);
-        total += value.length;
-      }
+      if (value !== undefined) parts.push(value);
     }
-    if (parts.length === 1) return parts[0]!;
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return concatBytes(parts);
   };
 }
 

@@ -297,6 +297,11 @@ function readFrameHeader(frame: Uint8Array): FrameHeader | null {
  */
 export function decodeZstdFrame(frame: Uint8Array, start: number, budget: MemoryBudget | null = null): Uint8Array {
   const { header, bound } = prepareFrame(frame, start, budget);
+  return fzstdFrame(frame, start, header, bound);
+}
+
+/** fzstd's decoding of a frame {@link prepareFrame} accepted, verified; throws `ZstdFrameError`. */
+function fzstdFrame(frame: Uint8Array, start: number, header: FrameHeader, bound: number): Uint8Array {
   let input = frame;
   if (header.contentSize === null && header.windowDescriptorAt !== null && bound < header.windowSize) {
     // Without a declared size fzstd allocates the whole window and shifts all of it after every
@@ -359,8 +364,8 @@ function verifies(frame: Uint8Array, header: FrameHeader, plaintext: Uint8Array)
  * {@link decodeZstdFrame} with a native decoder first: the frame is checked as there, then
  * decoded natively; a plaintext that has the declared size and checksum (and fits the bound) is
  * the frame's. Anything else — the native decoder rejecting it (a window it will not allocate, a
- * damaged block), or a plaintext that does not verify — goes to `decodeZstdFrame`, whose verdict
- * is final: the result never depends on which decoder the platform has.
+ * damaged block), or a plaintext that does not verify — is decoded by fzstd as there, whose
+ * verdict is final: the result never depends on which decoder the platform has.
  */
 export async function decodeZstdFrameWith(
   frame: Uint8Array,
@@ -376,7 +381,7 @@ export async function decodeZstdFrameWith(
     // Decided by fzstd below.
   }
   if (plaintext !== null && plaintext.length <= bound && verifies(frame, header, plaintext)) return plaintext;
-  return decodeZstdFrame(frame, start, budget);
+  return fzstdFrame(frame, start, header, bound);
 }
 
 /**
@@ -423,7 +428,8 @@ export function decodeTornZstdFrame(bytes: Uint8Array, budget: MemoryBudget | nu
   return concatBytes(parts);
 }
 
-function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+/** The parts, in order, in one array (the part itself when there is one). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   if (parts.length === 1) return parts[0]!;
   let total = 0;
   for (const part of parts) total += part.length;
@@ -538,7 +544,6 @@ export class ZstdFrameStream {
         end: this.#base + to,
         bytes: data === chunk ? data.subarray(from, to) : data.slice(from, to),
       });
-      this.#stage = 'magic';
       return null;
     });
     const out: DecodedZstdFrame[] = [];
@@ -624,6 +629,7 @@ export class ZstdFrameStream {
               this.#stage = 'checksum';
             } else {
               out.push(finish(data, frameStart, pos));
+              this.#stage = 'magic';
               frameStart = pos;
             }
           }
@@ -631,6 +637,7 @@ export class ZstdFrameStream {
           if (available < 4) break;
           pos += 4;
           out.push(finish(data, frameStart, pos));
+          this.#stage = 'magic';
           frameStart = pos;
         }
       }
@@ -684,7 +691,6 @@ export class ZstdFrameStream {
     const plaintext = decodeZstdFrame(data.subarray(from, to), start, this.#budget);
     // Alive until the caller has appended it (or dropped it) and releases it.
     this.#budget?.hold(plaintext.length);
-    this.#stage = 'magic';
     return { start, end: this.#base + to, plaintext };
   }
 
