@@ -348,7 +348,7 @@ function prepareFrame(frame: Uint8Array, start: number, budget: MemoryBudget | n
   // Refusing an impossible declared size up front also stops fzstd allocating a buffer that big.
   if (header.contentSize !== null && header.contentSize > bound) throw new ZstdFrameError(start);
   // fzstd allocates at most `bound` bytes for the plaintext (the declared size, or the window
-  // rewritten below): that is what must fit, besides what the budget holds already (with a
+  // rewritten in `fzstdFrame`): that is what must fit, besides what the budget holds already (with a
   // stream's budget, the frames it decoded that the caller has not released yet).
   budget?.check(bound);
   return { header, bound };
