@@ -169,11 +169,7 @@ export class SessionAnalyzer implements TextEventSink {
    */
   reserveEvents(count: number): void {
     this.columns.reserve(count);
-    this.builder?.reserveEvents(count);
-    this.reserved = count;
   }
-
-  private reserved = 0;
 
   /** `text`: the line the event came from, when there is one (see {@link EventCheck.event}). */
   event(value: unknown, index: number, origin: EventOrigin, text?: string): void {
@@ -181,11 +177,10 @@ export class SessionAnalyzer implements TextEventSink {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
       this.baseSeq = typeof seq === 'number' && Number.isSafeInteger(seq) && seq >= 0 ? seq : 0;
       this.builder = new TimeTravelBuilder(this.baseSeq);
-      if (this.reserved > 0) this.builder.reserveEvents(this.reserved);
     }
     this.columns.add(value);
+    // After the fold's refusal nothing is applied: the index keeps nothing for the events after it.
     if (this.error === null) this.fold(value, index, origin);
-    else this.builder.add(index, null);
     const line = origin.line > 0 ? origin.line : null;
     for (const check of this.checks) check.event(value, index, line, text);
     this.qa?.event(value, index, line);
@@ -204,26 +199,17 @@ export class SessionAnalyzer implements TextEventSink {
    * built only where a fold refusal or a check needs them.
    */
   packedRow(members: PackedMembers, first: number, origin: EventOrigin, text: string): void {
-    const builder = this.builder;
     const n = members.length;
-    if (builder === null) {
+    if (this.builder === null) {
       for (let k = 0; k < n; k++) this.event(members.event(k), first + k, origin, text);
       return;
     }
     this.columns.addPackedRow(members);
-    if (this.error === null && members.seq(0) === this.baseSeq + first) {
-      builder.addLogOnly(n);
-      this.accepted = first + n;
-    } else {
-      for (let k = 0; k < n; k++) {
-        if (this.error !== null) {
-          // The fold applies nothing after its refusal: the rest of the row gets no node, which
-          // `addLogOnly` records as `add(index, null)` does, for all of them at once.
-          builder.addLogOnly(n - k);
-          break;
-        }
-        this.fold(members.event(k), first + k, origin);
-      }
+    // Log-only members make no node: the index keeps nothing for them (only nodes have rows).
+    if (this.error === null && members.seq(0) === this.baseSeq + first) this.accepted = first + n;
+    else {
+      // The fold applies nothing after its refusal: the rest of the row gets no node.
+      for (let k = 0; k < n && this.error === null; k++) this.fold(members.event(k), first + k, origin);
     }
     const line = origin.line > 0 ? origin.line : null;
     if (this.analytics) {
@@ -246,7 +232,6 @@ export class SessionAnalyzer implements TextEventSink {
     } catch (thrown) {
       const seq = value !== null && typeof value === 'object' ? (value as { seq?: unknown }).seq : undefined;
       this.error = { index, seq: seq === undefined ? null : seq, line: origin.line > 0 ? origin.line : null, ...describeFoldError(thrown) };
-      builder.add(index, null);
       return;
     }
     const record = applyPlan(this.state, plan);

@@ -19,7 +19,6 @@ export type Classification =
 /** Collects enter/leave facts while the fold runs; `finish` builds the index. */
 export class TimeTravelBuilder {
   private readonly baseSeq: number;
-  private readonly nodeOfEvent = new GrowArray(Int32Array);
   private readonly nodeSeq = new GrowArray(Int32Array);
   private readonly enter = new GrowArray(Int32Array);
   private readonly leave = new GrowArray(Int32Array);
@@ -72,18 +71,9 @@ export class TimeTravelBuilder {
     return id;
   }
 
+  /** The node the event with this seq made (the fold only shadows nodes, so there is one). */
   private nodeOfSeq(seq: number): number {
-    return this.nodeOfEvent.get(seq - this.baseSeq);
-  }
-
-  /** Make room for `count` events in one allocation (an estimate of the log's total). */
-  reserveEvents(count: number): void {
-    this.nodeOfEvent.reserve(count);
-  }
-
-  /** Record `count` events from the next index on that the fold accepted as log-only. */
-  addLogOnly(count: number): void {
-    for (let k = 0; k < count; k++) this.nodeOfEvent.push(-1);
+    return nodeEnteredAt(this.enter.raw(), this.enter.length, seq - this.baseSeq + 1);
   }
 
   /**
@@ -93,13 +83,9 @@ export class TimeTravelBuilder {
    */
   add(index: number, plan: Plan | null, message = true): void {
     const step = index + 1;
-    if (!plan || plan.kind === 'log-only') {
-      this.nodeOfEvent.push(-1);
-      return;
-    }
+    if (!plan || plan.kind === 'log-only') return;
     const node = this.newNode(plan.seq, step);
     this.message.push(message ? 1 : 0);
-    this.nodeOfEvent.push(node);
     if (plan.kind === 'append') {
       if (this.tail === -1) this.head = node;
       else {
@@ -188,7 +174,6 @@ export class TimeTravelBuilder {
     return {
       baseSeq: this.baseSeq,
       steps,
-      nodeOfEvent: view(this.nodeOfEvent),
       nodeSeq: view(this.nodeSeq),
       enter: view(this.enter),
       leave: view(this.leave),
@@ -257,7 +242,6 @@ export class TimeTravelBuilder {
     return new TimeTravelIndex({
       baseSeq: this.baseSeq,
       steps,
-      nodeOfEvent: this.nodeOfEvent.finish(),
       nodeSeq: this.nodeSeq.finish(),
       enter: this.enter.finish(),
       leave: this.leave.finish(),
@@ -288,8 +272,12 @@ function chooseCheckpointInterval(steps: number, nodes: number): number {
 interface IndexColumns {
   baseSeq: number;
   steps: number;
-  nodeOfEvent: Int32Array;
   nodeSeq: Int32Array;
+  /**
+   * Per node, the step it entered: its event's index + 1. Nodes are made in event order, so this
+   * ascends and is also how an event finds its node (binary search, {@link nodeEnteredAt}): no
+   * per-event column, though most events make none.
+   */
   enter: Int32Array;
   leave: Int32Array;
   replacer: Int32Array;
@@ -303,6 +291,27 @@ interface IndexColumns {
   replOfNode: Int32Array;
   message: Int32Array;
   checkpointEvery: number;
+}
+
+/**
+ * The node that entered at `step` (event `step - 1` made it), or -1: a binary search over the
+ * first `count` values of the ascending `enter` column.
+ */
+function nodeEnteredAt(enter: Int32Array, count: number, step: number): number {
+  const node = firstNodeFrom(enter, count, step);
+  return node < count && enter[node] === step ? node : -1;
+}
+
+/** The first node entering at or after `step` (`count` when none). */
+function firstNodeFrom(enter: Int32Array, count: number, step: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (enter[mid]! < step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Per-step totals of the model view: index k holds the value after k steps. */
@@ -419,12 +428,10 @@ export class TimeTravelIndex {
     const last = this.checkpoints.length - 1;
     if ((last + 1) * k <= columns.steps) {
       const bits = this.checkpoint(last).slice();
-      for (let i = last * k; i < columns.steps; i++) {
-        this.applyEvent(bits, i);
-        if ((i + 1) % k === 0) {
-          this.checkpoints.push(bits.slice());
-          this.checkpointInsertions.push(this.insertions.length);
-        }
+      for (let at = (last + 1) * k; at <= columns.steps; at += k) {
+        this.applySteps(bits, at - k, at);
+        this.checkpoints.push(bits.slice());
+        this.checkpointInsertions.push(this.insertions.length);
       }
     }
     if (this.messageCurve !== null)
@@ -440,15 +447,17 @@ export class TimeTravelIndex {
     const c = this.c;
     const steps = c.steps;
     const out = roomFor(curve, steps + 1);
+    const count = c.enter.length;
+    let node = firstNodeFrom(c.enter, count, from + 1);
     let sum = curve[from]!;
     for (let k = from + 1; k <= steps; k++) {
-      const node = c.nodeOfEvent[k - 1]!;
-      if (node >= 0) {
+      if (node < count && c.enter[node] === k) {
         sum += weight(node);
         const r = c.replOfNode[node]!;
         if (r >= 0) {
           for (let i = c.replShadowOffset[r]!; i < c.replShadowOffset[r + 1]!; i++) sum -= weight(c.replShadow[i]!);
         }
+        node += 1;
       }
       out[k] = sum;
     }
@@ -475,19 +484,24 @@ export class TimeTravelIndex {
     return this.c.checkpointEvery;
   }
 
-  /** Apply the enter/leave bits of the event at `index` to `bits`. */
-  private applyEvent(bits: Uint32Array, index: number): void {
+  /**
+   * Apply to `bits` the enter/leave bits of the steps after `from` up to `to`: those of the nodes
+   * their events made, which are consecutive (nodes are made in event order), and nothing for
+   * the log-only events between them.
+   */
+  private applySteps(bits: Uint32Array, from: number, to: number): void {
     const c = this.c;
-    const node = c.nodeOfEvent[index]!;
-    if (node < 0) return;
-    const p = c.pos[node]!;
-    bits[p >>> 5] = bits[p >>> 5]! | (1 << (p & 31));
-    const r = c.replOfNode[node]!;
-    if (r < 0) return;
-    const end = c.replShadowOffset[r + 1]!;
-    for (let i = c.replShadowOffset[r]!; i < end; i++) {
-      const q = c.pos[c.replShadow[i]!]!;
-      bits[q >>> 5] = bits[q >>> 5]! & ~(1 << (q & 31));
+    const count = c.enter.length;
+    for (let node = firstNodeFrom(c.enter, count, from + 1); node < count && c.enter[node]! <= to; node++) {
+      const p = c.pos[node]!;
+      bits[p >>> 5] = bits[p >>> 5]! | (1 << (p & 31));
+      const r = c.replOfNode[node]!;
+      if (r < 0) continue;
+      const end = c.replShadowOffset[r + 1]!;
+      for (let i = c.replShadowOffset[r]!; i < end; i++) {
+        const q = c.pos[c.replShadow[i]!]!;
+        bits[q >>> 5] = bits[q >>> 5]! & ~(1 << (q & 31));
+      }
     }
   }
 
@@ -496,12 +510,10 @@ export class TimeTravelIndex {
     const bits = new Uint32Array(this.capacity);
     this.checkpoints.push(bits.slice());
     this.checkpointInsertions.push(0);
-    for (let i = 0; i < this.c.steps; i++) {
-      this.applyEvent(bits, i);
-      if ((i + 1) % k === 0) {
-        this.checkpoints.push(bits.slice());
-        this.checkpointInsertions.push(0);
-      }
+    for (let at = k; at <= this.c.steps; at += k) {
+      this.applySteps(bits, at - k, at);
+      this.checkpoints.push(bits.slice());
+      this.checkpointInsertions.push(0);
     }
   }
 
@@ -550,7 +562,7 @@ export class TimeTravelIndex {
       bits = this.checkpoint(cp).slice();
       from = cp * every;
     }
-    for (let i = from; i < k; i++) this.applyEvent(bits, i);
+    this.applySteps(bits, from, k);
     this.lastSeek = { step: k, bits };
     return bits;
   }
@@ -647,9 +659,12 @@ export class TimeTravelIndex {
   }
 
   private nodeOf(seq: number): number {
-    const i = seq - this.c.baseSeq;
-    if (i < 0 || i >= this.c.nodeOfEvent.length) return -1;
-    return this.c.nodeOfEvent[i]!;
+    return this.nodeOfIndex(seq - this.c.baseSeq);
+  }
+
+  /** The node event `index` made, or -1 (log-only, never applied, or outside the log). */
+  private nodeOfIndex(index: number): number {
+    return index < 0 ? -1 : nodeEnteredAt(this.c.enter, this.c.enter.length, index + 1);
   }
 
   /** Step at which the event with this seq entered the surface, or -1 if it never did. */
@@ -685,8 +700,8 @@ export class TimeTravelIndex {
     const k = this.clampStep(step);
     if (index >= k) return { state: 'future' };
     const c = this.c;
-    const node = c.nodeOfEvent[index];
-    if (node === undefined || node < 0) return { state: 'log-only' };
+    const node = this.nodeOfIndex(index);
+    if (node < 0) return { state: 'log-only' };
     const leave = c.leave[node]!;
     if (leave > k) return { state: 'current' };
     // Follow the replacers applied by step k until one is still on the surface: that node is
@@ -703,8 +718,8 @@ export class TimeTravelIndex {
   /** True when event `index` is on the surface after `step`. */
   isCurrent(index: number, step: number): boolean {
     const c = this.c;
-    const node = c.nodeOfEvent[index];
-    if (node === undefined || node < 0) return false;
+    const node = this.nodeOfIndex(index);
+    if (node < 0) return false;
     return c.enter[node]! <= step && c.leave[node]! > step;
   }
 
@@ -974,7 +989,7 @@ export class TimeTravelIndex {
   /** Approximate memory held by the index, in bytes. */
   byteSize(): number {
     const c = this.c;
-    let total = c.nodeOfEvent.byteLength + this.replStep.byteLength;
+    let total = this.replStep.byteLength;
     for (const a of [c.nodeSeq, c.enter, c.leave, c.replacer, c.pos, c.nodeAtPos, c.replOfNode]) total += a.byteLength;
     for (const a of [c.replNode, c.replStart, c.replEnd, c.replShadowOffset, c.replShadow]) total += a.byteLength;
     for (const cp of this.checkpoints) total += cp.byteLength;

@@ -52,6 +52,7 @@ function snapshot(s: SessionAnalysis): unknown {
       types: s.columns.types,
       time: Array.from(s.columns.time),
       op: Array.from(s.columns.op),
+      citing: Array.from(s.columns.citing),
       sourceOffset: Array.from(s.columns.sourceOffset),
       sources: Array.from(s.columns.sources),
     },
