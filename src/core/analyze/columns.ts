@@ -6,6 +6,7 @@
  */
 import type { PackedMembers } from '../decode/packed';
 import { GrowArray } from '../util/grow';
+import { firstAtLeast, indexOfAscending } from '../util/sorted';
 
 /** Surface-op kind codes. */
 export const OpCode = { None: 0, Append: 1, Replace: 2, Invalid: 3 } as const;
@@ -33,20 +34,9 @@ export interface EventColumns {
   sources: Int32Array;
 }
 
-/**
- * The row of event `i` in {@link EventColumns.citing} when it cites anything, else the row of
- * the first citing event after it, as a negative number `-(row + 1)` (binary search).
- */
+/** The row of event `i` in {@link EventColumns.citing}, or -1 when it cites nothing. */
 export function citingRow(columns: Pick<EventColumns, 'citing'>, i: number): number {
-  const citing = columns.citing;
-  let lo = 0;
-  let hi = citing.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (citing[mid]! < i) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < citing.length && citing[lo] === i ? lo : -(lo + 1);
+  return indexOfAscending(columns.citing, columns.citing.length, i);
 }
 
 const MAX_TYPES = 65535;
@@ -269,8 +259,7 @@ export class CitedByIndex {
       this.counted = n;
     }
     const { citing, sourceOffset, sources } = columns;
-    const from = citingRow(columns, this.counted);
-    for (let r = from < 0 ? -from - 1 : from; r < citing.length; r++) {
+    for (let r = firstAtLeast(citing, citing.length, this.counted); r < citing.length; r++) {
       const i = citing[r]!;
       for (let j = sourceOffset[r]!; j < sourceOffset[r + 1]!; j++) {
         const target = sources[j]! - this.baseSeq;

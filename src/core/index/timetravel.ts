@@ -9,6 +9,7 @@
  */
 import type { Plan } from '../fold/surface';
 import { GrowArray } from '../util/grow';
+import { firstAtLeast, indexOfAscending } from '../util/sorted';
 
 const NEVER = 0x7fffffff;
 
@@ -73,7 +74,7 @@ export class TimeTravelBuilder {
 
   /** The node the event with this seq made (the fold only shadows nodes, so there is one). */
   private nodeOfSeq(seq: number): number {
-    return nodeEnteredAt(this.enter.raw(), this.enter.length, seq - this.baseSeq + 1);
+    return indexOfAscending(this.enter.raw(), this.enter.length, seq - this.baseSeq + 1);
   }
 
   /**
@@ -275,7 +276,7 @@ interface IndexColumns {
   nodeSeq: Int32Array;
   /**
    * Per node, the step it entered: its event's index + 1. Nodes are made in event order, so this
-   * ascends and is also how an event finds its node (binary search, {@link nodeEnteredAt}): no
+   * ascends and is also how an event finds its node (binary search): no
    * per-event column, though most events make none.
    */
   enter: Int32Array;
@@ -291,27 +292,6 @@ interface IndexColumns {
   replOfNode: Int32Array;
   message: Int32Array;
   checkpointEvery: number;
-}
-
-/**
- * The node that entered at `step` (event `step - 1` made it), or -1: a binary search over the
- * first `count` values of the ascending `enter` column.
- */
-function nodeEnteredAt(enter: Int32Array, count: number, step: number): number {
-  const node = firstNodeFrom(enter, count, step);
-  return node < count && enter[node] === step ? node : -1;
-}
-
-/** The first node entering at or after `step` (`count` when none). */
-function firstNodeFrom(enter: Int32Array, count: number, step: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (enter[mid]! < step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Per-step totals of the model view: index k holds the value after k steps. */
@@ -448,7 +428,7 @@ export class TimeTravelIndex {
     const steps = c.steps;
     const out = roomFor(curve, steps + 1);
     const count = c.enter.length;
-    let node = firstNodeFrom(c.enter, count, from + 1);
+    let node = firstAtLeast(c.enter, count, from + 1);
     let sum = curve[from]!;
     for (let k = from + 1; k <= steps; k++) {
       if (node < count && c.enter[node] === k) {
@@ -492,7 +472,7 @@ export class TimeTravelIndex {
   private applySteps(bits: Uint32Array, from: number, to: number): void {
     const c = this.c;
     const count = c.enter.length;
-    for (let node = firstNodeFrom(c.enter, count, from + 1); node < count && c.enter[node]! <= to; node++) {
+    for (let node = firstAtLeast(c.enter, count, from + 1); node < count && c.enter[node]! <= to; node++) {
       const p = c.pos[node]!;
       bits[p >>> 5] = bits[p >>> 5]! | (1 << (p & 31));
       const r = c.replOfNode[node]!;
@@ -664,7 +644,7 @@ export class TimeTravelIndex {
 
   /** The node event `index` made, or -1 (log-only, never applied, or outside the log). */
   private nodeOfIndex(index: number): number {
-    return index < 0 ? -1 : nodeEnteredAt(this.c.enter, this.c.enter.length, index + 1);
+    return index < 0 ? -1 : indexOfAscending(this.c.enter, this.c.enter.length, index + 1);
   }
 
   /** Step at which the event with this seq entered the surface, or -1 if it never did. */

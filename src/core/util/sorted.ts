@@ -16,3 +16,15 @@ export function indexOfAscending(values: ArrayLike<number>, count: number, value
   }
   return -1;
 }
+
+/** The first of the first `count` entries of ascending `values` that is at least `value` (`count` when none). */
+export function firstAtLeast(values: ArrayLike<number>, count: number, value: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -2,6 +2,7 @@
 import { OpCode } from '../../core/analyze/columns';
 import { OutOfOrderFlags } from '../../core/analyze/time';
 import { summarizeEvent } from '../../core/analyze/describe';
+import { firstAtLeast } from '../../core/util/sorted';
 import type { Family } from '../../core/analyze/family';
 import type { RowFilter, RowOfParams, RowWindow, RowsParams, SurfaceOpKind, TimelineRow } from '../../protocol/protocol';
 import { MAX_WINDOW } from './session';
@@ -103,12 +104,5 @@ export function rowOf(q: QuerySession, { filter, seq }: RowOfParams): number {
   const index = seq - q.session.baseSeq;
   const list = matching(q, filter);
   if (!list) return Math.max(0, Math.min(index, q.length - 1));
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < index) lo = mid + 1;
-    else hi = mid;
-  }
-  return Math.min(lo, Math.max(0, list.length - 1));
+  return Math.min(firstAtLeast(list, list.length, index), Math.max(0, list.length - 1));
 }
