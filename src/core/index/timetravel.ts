@@ -78,13 +78,14 @@ export class TimeTravelBuilder {
   }
 
   /**
-   * Record event `index`: its accepted plan, or null for an event the fold never applied.
+   * Record event `index`, which the fold accepted with `plan`: a log-only event keeps nothing
+   * (only nodes have rows), nor does an event the fold refused, which is never recorded.
    * @param message false for a node whose derived message is null (an empty usage-only
    *   assistant message): it is on the surface but the model sees nothing for it
    */
-  add(index: number, plan: Plan | null, message = true): void {
+  add(index: number, plan: Plan, message = true): void {
     const step = index + 1;
-    if (!plan || plan.kind === 'log-only') return;
+    if (plan.kind === 'log-only') return;
     const node = this.newNode(plan.seq, step);
     this.message.push(message ? 1 : 0);
     if (plan.kind === 'append') {
@@ -276,8 +277,8 @@ interface IndexColumns {
   nodeSeq: Int32Array;
   /**
    * Per node, the step it entered: its event's index + 1. Nodes are made in event order, so this
-   * ascends and is also how an event finds its node (binary search): no
-   * per-event column, though most events make none.
+   * ascends, and an event finds its node here by binary search: no per-event column is kept for
+   * the many events that make none.
    */
   enter: Int32Array;
   leave: Int32Array;
