@@ -63,8 +63,8 @@ export function ContextCurve() {
   // first (see hooks/useDeferredCursor.ts).
   const step = useDeferredStep();
   const { ref, width } = useWidth();
-  const buckets = bucketsFor(width);
-  const key = ready ? `${sessionKey}|curve|${buckets}` : null;
+  const buckets = width === null ? 0 : bucketsFor(width);
+  const key = ready && width !== null ? `${sessionKey}|curve|${buckets}` : null;
   const remote = useRemote<CurveData>(key, () => client.curve({ session, buckets }));
   const curve = remote.data && remote.dataKey?.startsWith(`${sessionKey}|`) ? remote.data : null;
   const meta = curve ? describeStep(curve, Math.min(step, curve.steps)) : undefined;
@@ -72,7 +72,7 @@ export function ContextCurve() {
     <Panel title="Context curve" meta={meta} className="curve">
       <div ref={ref} className="curve-plot">
         {remote.error ? <p className="panel-error">Could not compute the curve: {remote.error}</p> : null}
-        {curve ? <CurvePlot curve={curve} width={width} /> : null}
+        {curve && width !== null ? <CurvePlot curve={curve} width={width} /> : null}
       </div>
       {curve?.usage ? <TokenTable usage={curve.usage} /> : null}
     </Panel>

@@ -50,7 +50,9 @@ export function TimeTrack() {
   const client = useAppStore(selectClient);
   const session = useAppStore(selectSessionId);
   const sessionKey = useAppStore(selectSessionKey);
-  const { ref, width } = useWidth();
+  const { ref, width: measured } = useWidth();
+  // Nothing is asked for before the first layout gave the width (see useWidth).
+  const width = measured ?? 0;
   const [range, setRange] = useState<Range | null>(null);
   const [rangeKey, setRangeKey] = useState(sessionKey);
   // A new session starts on the whole of it.
@@ -61,7 +63,7 @@ export function TimeTrack() {
   const plotWidth = Math.max(10, width - LABEL_W - PAD_R);
   // The lanes change with the range and the width, not with the cursor: a seek re-renders only
   // the cursor's own layer (TrackCursor), which asks the time of the event at the step.
-  const key = ready ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}` : null;
+  const key = ready && measured !== null ? `${sessionKey}|time|${range?.from ?? ''}|${range?.to ?? ''}|${plotWidth}` : null;
   const remote = useRemote<TimeTrackData>(key, () =>
     client.timeTrack({ session, from: range?.from ?? null, to: range?.to ?? null, width: plotWidth }),
   );
