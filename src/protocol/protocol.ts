@@ -111,7 +111,7 @@ export interface ProgressEvent {
 
 export { FAMILIES } from '../core/analyze/family';
 export { estimateTokens } from '../core/analyze/tokens';
-export { ANY_MODEL, parsePriceList, sessionCost } from '../core/analysis/cost';
+export { ANY_MODEL, costOf, parsePriceList, sessionCost } from '../core/analysis/cost';
 export type { Cost, PriceList } from '../core/analysis/cost';
 import type { LoaderVerdict } from '../core/analyze/loader-verdict';
 import type { TimeFacts } from '../core/analyze/time';
@@ -587,6 +587,17 @@ export interface CurveUsage {
   total: UsageTotals & { models: ModelUsage[] };
 }
 
+/**
+ * What the curve says of the recorded usage: the session's totals and how many turns there are.
+ * The turns themselves, a row each in a table closed by default, are asked for when it is opened
+ * ({@link CoreApi.usageTurns}): a long session has thousands, with their steps, and the curve is
+ * answered after every load.
+ */
+export interface CurveUsageSummary {
+  total: CurveUsage['total'];
+  turns: number;
+}
+
 /** The context curve, bucketed for plotting. */
 export interface CurveData {
   steps: number;
@@ -598,8 +609,8 @@ export interface CurveData {
   tokenMethod: string;
   /** Every model request, by step (absent where no analysis ran, e.g. the playground). */
   requests?: CurveRequest[];
-  /** Recorded usage per turn and in all. */
-  usage?: CurveUsage;
+  /** Recorded usage in all (the turns are asked for apart: {@link CoreApi.usageTurns}). */
+  usage?: CurveUsageSummary;
 }
 
 /** What an export produces. */
@@ -861,6 +872,8 @@ export interface CoreApi {
   replaceDetail(params: ReplacementParams): Promise<ReplaceDetail>;
   /** The context curve over all steps, in at most `buckets` buckets. */
   curve(params: CurveParams): Promise<CurveData>;
+  /** Recorded usage per turn, with its steps (the token table under the curve, when opened). */
+  usageTurns(params: SessionParams): Promise<TurnUsage[]>;
   /** The time track's lanes over a range: spans in view, or their density when too many. */
   timeTrack(params: TimeTrackParams): Promise<TimeTrackData>;
   /** The time of the event applied last at `step`: null at step 0, or when the log has no wall clock. */
@@ -936,6 +949,7 @@ export const CORE_METHODS = {
   blockText: 'session',
   replaceDetail: 'session',
   curve: 'session',
+  usageTurns: 'session',
   timeTrack: 'session',
   timeAt: 'session',
   compare: 'session',

@@ -8,6 +8,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { InProcessCoreClient } from '../../src/client/InProcessCoreClient';
 import { sessionLosses } from '../../src/core/analysis/session-loss';
+import { usageByTurn } from '../../src/core/analysis/usage';
 import { openBytes } from '../../src/core/analyze/open';
 import { generateText } from '../../src/core/gen/generate';
 import { createAppStore } from '../../src/store/createAppStore';
@@ -48,11 +49,16 @@ describe('Analysis views', () => {
     await waitFor(() => expect(region().querySelector('.curve-reused')).toBeTruthy(), { timeout: 10_000 });
     const breaks = expected.analytics!.requests.filter((r) => r.brokenBy !== null);
     expect(breaks.length).toBeGreaterThan(2);
-    const marks = [...region().querySelectorAll('.curve-break')];
-    expect(marks.map((g) => Number(g.getAttribute('data-seq')))).toEqual(breaks.map((r) => r.seq));
-    expect(marks.map((g) => Number(g.getAttribute('data-step')))).toEqual(breaks.map((r) => r.seq - expected.baseSeq));
+    const marks = region().querySelector('.curve-breaks')!;
+    const numbers = (what: string) => marks.getAttribute(`data-${what}`)!.split(' ').map(Number);
+    expect(numbers('seqs')).toEqual(breaks.map((r) => r.seq));
+    expect(numbers('steps')).toEqual(breaks.map((r) => r.seq - expected.baseSeq));
+    expect(marks.querySelector('path')!.getAttribute('d')!.match(/M/g)!.length).toBe(2 * breaks.length);
+    // The first mark described under the pointer (jsdom's plot is the 600 px fallback, at x 0).
     const first = breaks[0]!;
-    const title = marks[0]!.querySelector('title')!.textContent;
+    const steps = Number(within(region()).getByRole('slider').getAttribute('aria-valuemax'));
+    fireEvent.mouseMove(within(region()).getByRole('slider'), { clientX: 8 + (584 * (first.seq - expected.baseSeq)) / steps });
+    const title = within(region()).getByRole('tooltip').textContent;
     expect(title).toContain(`✂ prefix break at request seq ${first.seq}`);
     expect(title).toContain(first.brokenBy!.kind === 'header' ? 'request header changed' : `replace at seq ${first.brokenBy!.seq}`);
     expect(title).toContain(
@@ -92,6 +98,13 @@ describe('Analysis views', () => {
     const table = await openTokenTable();
     const turns = new Set(expected.analytics!.requests.map((r) => r.turn));
     expect(within(table).getAllByRole('row')).toHaveLength(turns.size + 2);
+    // The curve's answer carries the totals and the number of turns; the turns, with their steps,
+    // are a request of their own, made when the table is opened.
+    const session = test.store.getState().load!.sessions[0]!.id;
+    const client = test.client as unknown as InProcessCoreClient;
+    const curve = await client.curve({ session, buckets: 300 });
+    expect(curve.usage!.turns).toBe(turns.size);
+    expect(await client.usageTurns({ session })).toEqual(usageByTurn(expected.analytics!.requests).turns);
     const input = expected.analytics!.requests.reduce((n, r) => n + (r.usage?.input ?? 0), 0);
     const total = within(table).getByRole('rowheader', { name: 'Total' }).closest('tr')!;
     expect(total.textContent).toContain(input.toLocaleString('en-US'));

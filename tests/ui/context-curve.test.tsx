@@ -7,6 +7,9 @@ import { engineStoreWithText } from '../store/helpers';
 import { renderFixture, renderWith } from './harness';
 
 const region = () => screen.getByRole('region', { name: 'Context curve' });
+/** A number list the curve's marks of one kind carry (`data-steps`, `data-counts`), in x order. */
+const marked = (root: Element, kind: 'replaces' | 'breaks', what: 'steps' | 'counts' | 'seqs'): number[] =>
+  (root.querySelector(`.curve-${kind}`)?.getAttribute(`data-${what}`) ?? '').split(' ').filter(Boolean).map(Number);
 const slider = () => within(region()).getByRole('slider', { name: 'Cursor on the context curve' });
 /**
  * The teaching sample, on the real engine: 54 steps, a tool-result prune applied at step 31 and
@@ -20,14 +23,19 @@ describe('Context curve', () => {
   it('seed 9: 3,000 replaces are drawn as one mark per pixel column, whose counts add up to every replace', async () => {
     const text = [...generateReplaceHeavyLines({ seed: 9, appends: 200, replaces: 3000, textChars: 40 })].join('\n') + '\n';
     renderWith(<ContextCurve />, await engineStoreWithText(text, 'replaces.jsonl'));
-    await waitFor(() => expect(region().querySelectorAll('.curve-replace').length).toBeGreaterThan(0), { timeout: 10_000 });
-    const marks = [...region().querySelectorAll('.curve-replace')];
+    await waitFor(() => expect(region().querySelector('.curve-replaces')).toBeTruthy(), { timeout: 10_000 });
+    const steps = marked(region(), 'replaces', 'steps');
+    const counts = marked(region(), 'replaces', 'counts');
     // The 600 px plot jsdom falls back to has 584 px between its paddings.
-    expect(marks.length).toBeLessThanOrEqual(585);
-    expect(marks.reduce((n, g) => n + Number(g.getAttribute('data-count')), 0)).toBe(3000);
-    const steps = marks.map((g) => Number(g.getAttribute('data-step')));
+    expect(steps.length).toBeLessThanOrEqual(585);
+    expect(counts).toHaveLength(steps.length);
+    expect(counts.reduce((n, c) => n + c, 0)).toBe(3000);
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
     expect(steps[0]).toBe(201);
+    // All of them are two elements: the group and its one path of triangles (no guides, too many).
+    const group = region().querySelector('.curve-replaces')!;
+    expect(group.querySelectorAll('*')).toHaveLength(1);
+    expect(group.querySelector('.curve-replace-marks')!.getAttribute('d')!.match(/M/g)).toHaveLength(steps.length);
   });
 
   it('plots the size with a drop marked at each replace and the cursor as a value', async () => {
@@ -35,8 +43,9 @@ describe('Context curve', () => {
     await waitFor(() => expect(slider().getAttribute('aria-valuenow')).toBe(String(STEPS)));
     const session = store.getState().load!.sessions[0]!.id;
     expect(client.callsTo('curve')[0]?.args).toEqual([{ session, buckets: 300 }]);
-    const marks = [...region().querySelectorAll('.curve-replace')].map((g) => Number(g.getAttribute('data-step')));
-    expect(marks).toEqual([31, 44]);
+    expect(marked(region(), 'replaces', 'steps')).toEqual([31, 44]);
+    // Few enough for a guide line each, in one path beside the triangles.
+    expect(region().querySelector('.curve-replace-guides')!.getAttribute('d')!.match(/M/g)).toHaveLength(2);
     expect(region().querySelector('.curve-line')?.getAttribute('d')).toMatch(/^M8 /);
     expect(region().querySelector('.curve-band')?.getAttribute('d')).toMatch(/Z$/);
     expect(slider().getAttribute('aria-valuemax')).toBe(String(STEPS));
@@ -70,6 +79,15 @@ describe('Context curve', () => {
     fireEvent.mouseMove(slider(), { clientX: xFor(30) });
     const tip = within(region()).getByRole('tooltip');
     expect(tip.textContent).toMatch(/^step 30: 1.4 KiB, ~356 tokens, 5 messages$/);
+    // Over a replace's mark, the tooltip names it (and the prefix break the replace caused there).
+    fireEvent.mouseMove(slider(), { clientX: xFor(31) + 2 });
+    const lines = within(region()).getByRole('tooltip').textContent.split('\n');
+    expect(lines[0]).toMatch(/^step 31: /);
+    expect(lines[1]).toMatch(/^✂ prefix break at request seq 31: the replace at seq 30 cut it/);
+    expect(lines[2]).toBe('▼ replace at step 31');
+    // Between marks, only the step.
+    fireEvent.mouseMove(slider(), { clientX: xFor(38) });
+    expect(within(region()).getByRole('tooltip').textContent).not.toContain('\n');
     fireEvent.mouseLeave(slider());
     expect(within(region()).queryByRole('tooltip')).toBeNull();
     act(() => store.getState().goTo(44));

@@ -6,7 +6,9 @@
 import { lossAt } from '../../core/analysis/session-loss';
 import { usageByTurn } from '../../core/analysis/usage';
 import type { SessionAnalysis } from '../../core/analyze/session';
-import type { CurveRequest, CurveUsage, ReplaceLossInfo } from '../../protocol/protocol';
+import type { CurveRequest, CurveUsageSummary, ReplaceLossInfo } from '../../protocol/protocol';
+import type { TurnUsage } from '../../core/analysis/usage';
+import type { QuerySession } from './session';
 
 /**
  * Every model request at the step that shows the surface it was sent: the fold of every event
@@ -28,9 +30,15 @@ export function curveRequests(session: SessionAnalysis): CurveRequest[] {
   }));
 }
 
-/** Recorded usage per turn (with its steps) and the session's total. */
-export function curveUsage(session: SessionAnalysis): CurveUsage {
-  return usageByTurn(session.analytics?.requests ?? []);
+/** The session's recorded usage in all, and its number of turns (the curve's answer). */
+export function curveUsage(session: SessionAnalysis): CurveUsageSummary {
+  const { turns, total } = usageByTurn(session.analytics?.requests ?? []);
+  return { total, turns: turns.length };
+}
+
+/** Recorded usage per turn, with its steps (asked for when the token table is opened). */
+export function usageTurns(q: QuerySession): TurnUsage[] {
+  return usageByTurn(q.session.analytics?.requests ?? []).turns;
 }
 
 /** The loss of the replace whose replacement is `seq` (null when it is not an applied replace). */

@@ -6,6 +6,7 @@
  */
 import type { CoreResult, SessionMethod, SessionRequest } from '../../protocol/protocol';
 import { compare, compareView } from './compare';
+import { usageTurns } from './analysis';
 import { curve } from './curve';
 import { detail } from './detail';
 import { diagnostics } from './diagnostics';
@@ -55,6 +56,7 @@ export const SESSION_QUERIES = {
   blockText,
   replaceDetail,
   curve: (q, params, { pause, stale }) => curve(q, params, pause, stale),
+  usageTurns,
   timeTrack,
   timeAt,
   compare,

@@ -13,8 +13,22 @@ import { useRemote } from '../../hooks/useRemote';
 import { useWidth } from '../../hooks/useWidth';
 import { Panel } from '../../widgets/Panel';
 import { estimateTokens, formatBytes, formatCount, plural } from '../../format';
-import { bandPath, bucketAt, bucketsFor, cacheReadPath, linePath, marksOf, requestAt, reusedPath, stepAt, xOf, yOf } from './geometry';
-import type { CurveRequestPoint, Plot } from './geometry';
+import {
+  bandPath,
+  bucketAt,
+  bucketsFor,
+  cacheReadPath,
+  linePath,
+  markNear,
+  marksOf,
+  marksPath,
+  requestAt,
+  reusedPath,
+  stepAt,
+  xOf,
+  yOf,
+} from './geometry';
+import type { CurveRequestPoint, Mark, Plot } from './geometry';
 import { TokenTable } from './TokenTable';
 
 const HEIGHT = 76;
@@ -87,7 +101,8 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
   const [hover, setHover] = useState<number | null>(null);
   const plot: Plot = useMemo(() => ({ width, height: HEIGHT, padX: 8, padTop: 12, padBottom: 4 }), [width]);
   // The curve itself only changes with the data or the width; each step redraws the cursor only.
-  const layer = useMemo(() => <CurveLayer curve={curve} plot={plot} />, [curve, plot]);
+  const marks = useMemo(() => curveMarks(curve, plot), [curve, plot]);
+  const layer = useMemo(() => <CurveLayer curve={curve} plot={plot} marks={marks} />, [curve, plot, marks]);
   const move = (target: number) => {
     pause();
     goTo(Math.max(0, Math.min(curve.steps, target)));
@@ -116,7 +131,8 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
   const cursorX = xOf(plot, curve.steps, step);
   const here = bucketAt(curve, step);
   const request = describeRequest(curve, step);
-  const tip = hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeStep(curve, hover) };
+  const tip =
+    hover === null ? null : { x: xOf(plot, curve.steps, hover), text: describeHover(curve, marks, xOf(plot, curve.steps, hover), hover) };
   return (
     <>
       <div
@@ -178,8 +194,53 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
   );
 }
 
+/** The plot's marks: prefix breaks and replaces, one per pixel column at most (see marksOf). */
+interface CurveMarks {
+  breaks: Mark<CurveRequestPoint>[];
+  replaces: Mark<number>[];
+}
+
+function curveMarks(curve: CurveData, plot: Plot): CurveMarks {
+  return {
+    breaks: marksOf(
+      (curve.requests ?? []).filter((q) => q.brokenBy !== null),
+      plot,
+      (q) => xOf(plot, curve.steps, q.step),
+    ),
+    replaces: marksOf(curve.replaces, plot, (r) => xOf(plot, curve.steps, r)),
+  };
+}
+
+/** Pixels either side of the pointer in which a mark is described by the tooltip (a mark is 6–8 px wide). */
+const MARK_REACH = 4;
+
+/** The tooltip at a point: the step's values, and the prefix break and replace marked there. */
+function describeHover(curve: CurveData, marks: CurveMarks, x: number, step: number): string {
+  const lines = [describeStep(curve, step)];
+  const broken = markNear(marks.breaks, x, MARK_REACH);
+  if (broken) {
+    const more = broken.count > 1 ? ` (and ${formatCount(broken.count - 1)} more breaks at this pixel)` : '';
+    lines.push(`${describeBreak(broken.item)}${more}`);
+  }
+  const replaced = markNear(marks.replaces, x, MARK_REACH);
+  if (replaced) {
+    const more = replaced.count > 1 ? ` (and ${formatCount(replaced.count - 1)} more at this pixel)` : '';
+    lines.push(`▼ replace at step ${formatCount(replaced.item)}${more}`);
+  }
+  return lines.join('\n');
+}
+
+/** A prefix break: a cross standing on the axis (the ✂ of the legend and the transport). */
+const breakShape = (y: number) => (x: number) => `M${x - 3} ${y - 6} L${x + 3} ${y} M${x + 3} ${y - 6} L${x - 3} ${y}`;
+/** A replace: a small triangle pointing down from the top edge. */
+const replaceShape = (x: number) => `M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`;
+/** A number of each mark, space-separated (for the marks' data attributes). */
+function list<T>(marks: readonly Mark<T>[], value: (m: Mark<T>) => number): string {
+  return marks.map(value).join(' ');
+}
+
 /** Everything of the plot but the cursor: axis, size band and line, messages, replace marks. */
-function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
+function CurveLayer({ curve, plot, marks }: { curve: CurveData; plot: Plot; marks: CurveMarks }) {
   const { width } = plot;
   const messagesMax = curve.buckets.reduce((max, b) => Math.max(max, b.messagesMax), 0);
   // With many replaces, their guide lines would hide the curve: keep only the markers.
@@ -192,30 +253,36 @@ function CurveLayer({ curve, plot }: { curve: CurveData; plot: Plot }) {
       {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
       {curve.requests && curve.requests.length > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
       {curve.requests?.some((q) => q.cacheRead !== null) ? <path className="curve-cache" d={cacheReadPath(plot, curve)} /> : null}
-      {marksOf(
-        (curve.requests ?? []).filter((q) => q.brokenBy !== null),
-        plot,
-        (q) => xOf(plot, curve.steps, q.step),
-      ).map(({ item: q, x, count }) => (
+      {marks.breaks.length > 0 ? (
+        // The steps, seqs and counts of the marks, in x order, for tools and tests: the marks are
+        // one path, not one element each.
         <g
-          key={q.seq}
-          className={`curve-break ${q.brokenBy?.kind === 'other' ? 'is-unexplained' : ''}`}
-          data-step={q.step}
-          data-seq={q.seq}
-          data-count={count}
+          className="curve-breaks"
+          data-steps={list(marks.breaks, (m) => m.item.step)}
+          data-seqs={list(marks.breaks, (m) => m.item.seq)}
+          data-counts={list(marks.breaks, (m) => m.count)}
         >
-          <title>{count > 1 ? `${describeBreak(q)} (and ${formatCount(count - 1)} more breaks at this pixel)` : describeBreak(q)}</title>
-          <text x={x} y={HEIGHT - plot.padBottom - 1}>
-            ✂
-          </text>
+          <path d={marksPath(marks.breaks, breakShape(HEIGHT - plot.padBottom - 1))} />
+          <path
+            className="is-unexplained"
+            d={marksPath(
+              marks.breaks.filter((m) => m.item.brokenBy?.kind === 'other'),
+              breakShape(HEIGHT - plot.padBottom - 1),
+            )}
+          />
         </g>
-      ))}
-      {marksOf(curve.replaces, plot, (r) => xOf(plot, curve.steps, r)).map(({ item: r, x, count }) => (
-        <g key={r} className="curve-replace" data-step={r} data-count={count}>
-          {guides ? <line x1={x} x2={x} y1={plot.padTop - 2} y2={HEIGHT - plot.padBottom} /> : null}
-          <path d={`M${x - 4} 1 L${x + 4} 1 L${x} 8 Z`} />
+      ) : null}
+      {marks.replaces.length > 0 ? (
+        <g className="curve-replaces" data-steps={list(marks.replaces, (m) => m.item)} data-counts={list(marks.replaces, (m) => m.count)}>
+          {guides ? (
+            <path
+              className="curve-replace-guides"
+              d={marksPath(marks.replaces, (x) => `M${x} ${plot.padTop - 2} L${x} ${HEIGHT - plot.padBottom}`)}
+            />
+          ) : null}
+          <path className="curve-replace-marks" d={marksPath(marks.replaces, replaceShape)} />
         </g>
-      ))}
+      ) : null}
     </>
   );
 }

@@ -5,13 +5,16 @@
  * model request's recorded usage; steps open under their turn.
  */
 import { memo, useState } from 'react';
-import { sessionCost } from '../../../protocol/protocol';
-import type { Cost, CurveUsage } from '../../../protocol/protocol';
+import { costOf, sessionCost } from '../../../protocol/protocol';
+import type { Cost, CurveUsage, CurveUsageSummary } from '../../../protocol/protocol';
 import { useAppStore } from '../../../store/react';
+import { selectClient, selectSessionId, selectSessionKey } from '../../../store/selectors';
+import { useRemote } from '../../hooks/useRemote';
 import { formatCount } from '../../format';
 import { PriceSettings } from './PriceSettings';
 
 type Totals = CurveUsage['total'];
+type Turns = CurveUsage['turns'];
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 4 });
 
@@ -52,13 +55,13 @@ const modelName = (m: string | null): string => m ?? '(no model named)';
  * Memoized: the context curve re-renders on every seek, and a long session has thousands of
  * turns. The rows are rendered only while the table is open, for the same reason.
  */
-export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsage }) {
+export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsageSummary }) {
   const prices = useAppStore((s) => s.prices);
   const [editing, setEditing] = useState(false);
   const [open, setOpen] = useState(false);
   if (usage.total.requests === 0) return null;
   const priced = Object.keys(prices).length > 0;
-  const cost = priced ? sessionCost(usage, prices) : null;
+  const cost = priced ? { total: costOf(usage.total.models, prices) } : null;
   const models = usage.total.models.map((m) => m.model);
   return (
     <details className="tok" onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -67,7 +70,7 @@ export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsag
         {formatCount(usage.total.output)} out over {formatCount(usage.total.requests)} model requests
         {cost ? `, ${formatCost(cost.total)}` : ''}
       </summary>
-      {open ? <TurnTable usage={usage} cost={cost} /> : null}
+      {open ? <TurnRows total={usage.total} turns={usage.turns} /> : null}
       <p className="hint">
         {cost
           ? cost.total.unpriced > 0
@@ -83,6 +86,20 @@ export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsag
     </details>
   );
 });
+
+/** The table once opened: its turns asked of the engine then (see {@link CurveUsageSummary}). */
+function TurnRows({ total, turns: count }: { total: Totals; turns: number }) {
+  const client = useAppStore(selectClient);
+  const session = useAppStore(selectSessionId);
+  const sessionKey = useAppStore(selectSessionKey);
+  const prices = useAppStore((s) => s.prices);
+  const remote = useRemote<Turns>(`${sessionKey}|usageTurns`, () => client.usageTurns({ session }));
+  if (remote.error) return <p className="panel-error">Could not read the turns: {remote.error}</p>;
+  const turns = remote.data && remote.dataKey === `${sessionKey}|usageTurns` ? remote.data : null;
+  if (!turns) return <p className="hint">Reading {formatCount(count)} turns…</p>;
+  const usage = { turns, total };
+  return <TurnTable usage={usage} cost={Object.keys(prices).length > 0 ? sessionCost(usage, prices) : null} />;
+}
 
 /** The rows, one per turn, and the totals. */
 function TurnTable({ usage, cost }: { usage: CurveUsage; cost: ReturnType<typeof sessionCost> | null }) {

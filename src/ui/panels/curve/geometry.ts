@@ -55,6 +55,25 @@ export function stepAt(plot: Plot, steps: number, x: number): number {
 
 const r = (n: number): string => (Math.round(n * 10) / 10).toString();
 
+/**
+ * The marks of one kind as a single path: one small shape per mark, drawn by `shape` at its x.
+ * The plot holds one element per kind of mark, not one per mark (a 1M-event log has thousands:
+ * as elements they were most of the page's style and layout work when the curve was drawn).
+ */
+export function marksPath<T>(marks: readonly Mark<T>[], shape: (x: number) => string): string {
+  return marks.map((m) => shape(Math.round(m.x * 10) / 10)).join(' ');
+}
+
+/** The mark nearest to x within `reach` pixels, or null. */
+export function markNear<T>(marks: readonly Mark<T>[], x: number, reach: number): Mark<T> | null {
+  let best: Mark<T> | null = null;
+  for (const m of marks) {
+    const d = Math.abs(m.x - x);
+    if (d <= reach && (best === null || d < Math.abs(best.x - x))) best = m;
+  }
+  return best;
+}
+
 /** Where a bucket ends on the x axis: where the next one starts (the last ends at its `to`). */
 function bucketEnd(curve: CurveData, i: number): number {
   const next = curve.buckets[i + 1];
