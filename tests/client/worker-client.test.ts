@@ -171,12 +171,15 @@ describe('WorkerCoreClient watchdog', () => {
   it('reports a worker that stops answering while a request waits, and when it answers again', async () => {
     let hellos = 0;
     let answer: (() => void) | null = null;
+    let answering = false;
     const worker = new FakeWorker(
       engine({
-        // The handshake is answered; the probes wait until the test lets the worker answer.
+        // The handshake is answered; the probes wait until the test lets the worker answer, and
+        // from then on are answered at once (the rows request still waits: a later probe left
+        // unanswered would be a second stall, reported whenever the timers ran late).
         hello: () => {
           hellos += 1;
-          if (hellos === 1) return Promise.resolve({ protocolVersion: PROTOCOL_VERSION });
+          if (hellos === 1 || answering) return Promise.resolve({ protocolVersion: PROTOCOL_VERSION });
           return new Promise((resolve) => (answer = () => resolve({ protocolVersion: PROTOCOL_VERSION })));
         },
       }),
@@ -190,6 +193,7 @@ describe('WorkerCoreClient watchdog', () => {
     await wait(120);
     expect(states).toEqual([true]);
     expect(hellos).toBe(2); // one probe at a time
+    answering = true;
     answer!();
     await wait(40);
     expect(states).toEqual([true, false]);
