@@ -66,7 +66,9 @@ describe('Transport', () => {
     expect(slider.getAttribute('max')).toBe('54');
     fireEvent.change(slider, { target: { value: '12' } });
     expect(store.getState().step).toBe(12);
-    await waitFor(() => expect(container.querySelectorAll('.tick')).toHaveLength(2));
+    await waitFor(() => expect(container.querySelector('.tick-marks')?.getAttribute('data-count')).toBe('2'));
+    // One path for all of them: a vertical stroke per replace step, at its percent of the track.
+    expect(container.querySelector('.tick-marks path')!.getAttribute('d')).toMatch(/^M[\d.]+ 0 V6 M[\d.]+ 0 V6$/);
     expect(tickPositions(Int32Array.of(19, 25, 29), 30).map(Math.round)).toEqual([63, 83, 97]);
     expect([0, 19, 24, 25, 30].map((k) => countAtOrBefore(Int32Array.of(19, 25, 29), k))).toEqual([0, 1, 1, 2, 3]);
   });
