@@ -61,20 +61,20 @@ export const TokenTable = memo(function TokenTable({ usage }: { usage: CurveUsag
   const [open, setOpen] = useState(false);
   if (usage.total.requests === 0) return null;
   const priced = Object.keys(prices).length > 0;
-  const cost = priced ? { total: costOf(usage.total.models, prices) } : null;
+  const cost = priced ? costOf(usage.total.models, prices) : null;
   const models = usage.total.models.map((m) => m.model);
   return (
     <details className="tok" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>
         Tokens per turn (recorded): {formatCount(usage.total.input)} in ({formatCount(usage.total.cacheRead)} cache reads),{' '}
         {formatCount(usage.total.output)} out over {formatCount(usage.total.requests)} model requests
-        {cost ? `, ${formatCost(cost.total)}` : ''}
+        {cost ? `, ${formatCost(cost)}` : ''}
       </summary>
       {open ? <TurnRows total={usage.total} turns={usage.turns} /> : null}
       <p className="hint">
         {cost
-          ? cost.total.unpriced > 0
-            ? `Cost from the prices you gave; no price for ${cost.total.unpricedModels.map(modelName).join(', ')} (${formatCount(cost.total.unpriced)} requests not counted). `
+          ? cost.unpriced > 0
+            ? `Cost from the prices you gave; no price for ${cost.unpricedModels.map(modelName).join(', ')} (${formatCount(cost.unpriced)} requests not counted). `
             : 'Cost from the prices you gave (logs record no prices). '
           : 'Logs record no prices, so no cost is shown until you give prices. '}
         Models: {models.map(modelName).join(', ')}. Cache write tokens: {formatCount(usage.total.cacheWrite)}.{' '}
