@@ -563,17 +563,17 @@ export interface ReplaceDetail {
 /** What a replace lost (see `CompactionLoss` in core/analysis/loss.ts). */
 export type ReplaceLossInfo = CompactionLoss;
 
-/** A model request on the context curve, at the step showing the surface it was sent. */
+/**
+ * A model request on the context curve, at the step showing the surface it was sent: what the
+ * curve draws and says of it, no more (a 1M-event log has thousands, sent with every curve).
+ */
 export interface CurveRequest {
   step: number;
   seq: number;
-  turn: number | null;
-  messages: number;
+  /** Estimated tokens sent, and of the prefix shared with the previous request. */
   tokens: number;
-  /** JSON characters of the messages sent, and of the prefix shared with the previous request. */
-  chars: number;
-  reusedMessages: number;
   reusedTokens: number;
+  /** JSON characters of that shared prefix (drawn on the curve's byte scale). */
   reusedChars: number;
   /** Recorded cache-read tokens, when the request's usage has them. */
   cacheRead: number | null;

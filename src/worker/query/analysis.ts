@@ -18,11 +18,7 @@ export function curveRequests(session: SessionAnalysis): CurveRequest[] {
   return (session.analytics?.requests ?? []).map((r) => ({
     step: r.seq - session.baseSeq,
     seq: r.seq,
-    turn: r.turn,
-    messages: r.messages,
     tokens: r.tokens,
-    chars: r.chars,
-    reusedMessages: r.reusedMessages,
     reusedTokens: r.reusedTokens,
     reusedChars: r.reusedChars,
     cacheRead: r.usage?.cacheRead ?? null,
