@@ -52,6 +52,9 @@ describe('Time track', () => {
     renderWith(<TimeTrack />, test);
     await drawn();
     const cursorAt = () => Number(region().querySelector('.tt-cursor')?.getAttribute('x1'));
+    // Asked twice once drawn: the lanes, and the overview strip that mounts with them (its
+    // request may come a moment after the lanes are in the DOM).
+    await waitFor(() => expect(test.client.callsTo('timeTrack')).toHaveLength(2));
     const lanesAsked = test.client.callsTo('timeTrack').length;
     const times = session.columns.time;
     // Two steps whose events are far apart in time: the line moves between them, left to right.
