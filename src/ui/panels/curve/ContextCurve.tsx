@@ -25,6 +25,7 @@ import {
   requestAt,
   reusedPath,
   stepAt,
+  tenth,
   xOf,
   yOf,
 } from './geometry';
@@ -231,11 +232,10 @@ function describeHover(curve: CurveData, marks: CurveMarks, x: number, step: num
 }
 
 /** A prefix break: a cross standing on the axis (the ✂ of the legend and the transport). */
-const breakShape = (y: number) => (x: number) => `M${d(x - 3)} ${y - 6} L${d(x + 3)} ${y} M${d(x + 3)} ${y - 6} L${d(x - 3)} ${y}`;
+const breakShape = (y: number) => (x: number) =>
+  `M${tenth(x - 3)} ${y - 6} L${tenth(x + 3)} ${y} M${tenth(x + 3)} ${y - 6} L${tenth(x - 3)} ${y}`;
 /** A replace: a small triangle pointing down from the top edge. */
-const replaceShape = (x: number) => `M${d(x - 4)} 1 L${d(x + 4)} 1 L${x} 8 Z`;
-/** A coordinate to a tenth of a pixel (so `12.3 - 3` is written 9.3, not 9.299999999999999). */
-const d = (v: number): number => Math.round(v * 10) / 10;
+const replaceShape = (x: number) => `M${tenth(x - 4)} 1 L${tenth(x + 4)} 1 L${x} 8 Z`;
 /** A number of each mark, space-separated (for the marks' data attributes). */
 function list<T>(marks: readonly Mark<T>[], value: (m: Mark<T>) => number): string {
   return marks.map(value).join(' ');

@@ -53,7 +53,9 @@ export function stepAt(plot: Plot, steps: number, x: number): number {
   return Math.max(0, Math.min(steps, Math.round(fraction * steps)));
 }
 
-const r = (n: number): string => (Math.round(n * 10) / 10).toString();
+/** A coordinate to a tenth of a pixel (paths stay short: `9.3`, not `9.299999999999999`). */
+export const tenth = (n: number): number => Math.round(n * 10) / 10;
+const r = (n: number): string => tenth(n).toString();
 
 /**
  * The marks of one kind as a single path: one small shape per mark, drawn by `shape` at its x.
@@ -61,7 +63,7 @@ const r = (n: number): string => (Math.round(n * 10) / 10).toString();
  * as elements they were most of the page's style and layout work when the curve was drawn).
  */
 export function marksPath<T>(marks: readonly Mark<T>[], shape: (x: number) => string): string {
-  return marks.map((m) => shape(Math.round(m.x * 10) / 10)).join(' ');
+  return marks.map((m) => shape(tenth(m.x))).join(' ');
 }
 
 /** The mark nearest to x within `reach` pixels, or null. */
