@@ -55,7 +55,19 @@ export function stepAt(plot: Plot, steps: number, x: number): number {
 
 /** A coordinate to a tenth of a pixel (paths stay short: `9.3`, not `9.299999999999999`). */
 export const tenth = (n: number): number => Math.round(n * 10) / 10;
-const r = (n: number): string => tenth(n).toString();
+/**
+ * `tenth(n)` as text, the same as `tenth(n).toString()`: a non-negative coordinate is written from
+ * integers, which the engine formats several times faster than a fraction (a curve writes tens of
+ * thousands of them).
+ */
+export function tenthText(n: number): string {
+  const t = Math.round(n * 10);
+  if (!(t >= 0 && t <= 0x3fffffff)) return (t / 10).toString();
+  const whole = Math.floor(t / 10);
+  const digit = t - whole * 10;
+  return digit === 0 ? `${whole}` : `${whole}.${digit}`;
+}
+const r = tenthText;
 
 /**
  * The marks of one kind as a single path: one small shape per mark, drawn by `shape` at its x.
@@ -82,16 +94,89 @@ function bucketEnd(curve: CurveData, i: number): number {
   return next ? next.from : (curve.buckets[i]?.to ?? 0);
 }
 
+/**
+ * A polyline drawn at the plot's resolution (x and y in pixels). The vertices that fall in one
+ * pixel column of one subpath are reduced to the first, the lowest, the highest and the last of
+ * them, in the order they came: each column keeps the whole polyline's vertical extent and
+ * where it enters and leaves (only antialiased edges inside a column can differ), with at most
+ * four vertices a column. A 1M-event log's curve has 9,000 model requests in about 1,000 columns: formatting
+ * every vertex of their two step lines was most of the main thread's work when the curve came.
+ * A column of four vertices or fewer is drawn as it is.
+ */
+export class PixelPolyline {
+  private readonly parts: string[] = [];
+  private subpathOpen = false;
+  private column = Number.NaN;
+  // The current column's vertices (reused from column to column).
+  private readonly xs: number[] = [];
+  private readonly ys: number[] = [];
+  private count = 0;
+
+  /** Start a new subpath at (x, y): a gap in the line. */
+  move(x: number, y: number): void {
+    this.flush();
+    this.subpathOpen = false;
+    this.to(x, y);
+  }
+
+  /** Continue the line to (x, y) (the first vertex starts a subpath). */
+  to(x: number, y: number): void {
+    const px = tenth(x);
+    const column = Math.floor(px);
+    if (column !== this.column) {
+      this.flush();
+      this.column = column;
+    }
+    this.xs[this.count] = px;
+    this.ys[this.count] = tenth(y);
+    this.count += 1;
+  }
+
+  /** The path's `d`. */
+  toString(): string {
+    this.flush();
+    return this.parts.join(' ');
+  }
+
+  private vertex(i: number): void {
+    this.parts.push(`${this.subpathOpen ? 'L' : 'M'}${r(this.xs[i] as number)} ${r(this.ys[i] as number)}`);
+    this.subpathOpen = true;
+  }
+
+  private flush(): void {
+    const n = this.count;
+    this.count = 0;
+    this.column = Number.NaN;
+    if (n <= 4) {
+      for (let i = 0; i < n; i++) this.vertex(i);
+      return;
+    }
+    const ys = this.ys;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 1; i < n; i++) {
+      if ((ys[i] as number) < (ys[lo] as number)) lo = i;
+      if ((ys[i] as number) > (ys[hi] as number)) hi = i;
+    }
+    // First, the two extremes in the order they came (each once), last.
+    const last = n - 1;
+    const [p, q] = lo <= hi ? [lo, hi] : [hi, lo];
+    this.vertex(0);
+    if (p !== 0 && p !== last) this.vertex(p);
+    if (q !== p && q !== 0 && q !== last) this.vertex(q);
+    this.vertex(last);
+  }
+}
+
 /** A value per bucket as a step line: flat over each bucket, a vertical jump between buckets. */
 export function linePath(plot: Plot, curve: CurveData, value: (b: Bucket) => number, max: number): string {
-  const parts: string[] = [];
+  const line = new PixelPolyline();
   curve.buckets.forEach((b, i) => {
-    const y = r(yOf(plot, max, value(b)));
-    const x0 = r(xOf(plot, curve.steps, b.from));
-    const x1 = r(xOf(plot, curve.steps, bucketEnd(curve, i)));
-    parts.push(`${i === 0 ? 'M' : 'L'}${x0} ${y}`, `L${x1} ${y}`);
+    const y = yOf(plot, max, value(b));
+    line.to(xOf(plot, curve.steps, b.from), y);
+    line.to(xOf(plot, curve.steps, bucketEnd(curve, i)), y);
   });
-  return parts.join(' ');
+  return line.toString();
 }
 
 /** The band between the smallest and largest size in each bucket, closed. */
@@ -136,14 +221,13 @@ export type CurveRequestPoint = NonNullable<CurveData['requests']>[number];
  */
 export function reusedPath(plot: Plot, curve: CurveData): string {
   const requests = curve.requests ?? [];
-  const parts: string[] = [];
+  const line = new PixelPolyline();
   requests.forEach((q, i) => {
-    const y = r(yOf(plot, curve.bytesMax, q.reusedChars));
-    const x0 = r(xOf(plot, curve.steps, q.step));
-    const x1 = r(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps));
-    parts.push(`${i === 0 ? 'M' : 'L'}${x0} ${y}`, `L${x1} ${y}`);
+    const y = yOf(plot, curve.bytesMax, q.reusedChars);
+    line.to(xOf(plot, curve.steps, q.step), y);
+    line.to(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps), y);
   });
-  return parts.join(' ');
+  return line.toString();
 }
 
 /**
@@ -161,20 +245,21 @@ export const CHARS_PER_TOKEN = 4;
  */
 export function cacheReadPath(plot: Plot, curve: CurveData): string {
   const requests = curve.requests ?? [];
-  const parts: string[] = [];
+  const line = new PixelPolyline();
   let open = false;
   requests.forEach((q, i) => {
     if (q.cacheRead === null) {
       open = false;
       return;
     }
-    const y = r(yOf(plot, curve.bytesMax, Math.min(curve.bytesMax, q.cacheRead * CHARS_PER_TOKEN)));
-    const x0 = r(xOf(plot, curve.steps, q.step));
-    const x1 = r(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps));
-    parts.push(`${open ? 'L' : 'M'}${x0} ${y}`, `L${x1} ${y}`);
+    const y = yOf(plot, curve.bytesMax, Math.min(curve.bytesMax, q.cacheRead * CHARS_PER_TOKEN));
+    const x0 = xOf(plot, curve.steps, q.step);
+    if (open) line.to(x0, y);
+    else line.move(x0, y);
+    line.to(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps), y);
     open = true;
   });
-  return parts.join(' ');
+  return line.toString();
 }
 
 /** The last model request made at or before `step` (requests are sorted by step), or null. */
