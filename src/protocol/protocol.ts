@@ -564,16 +564,34 @@ export interface ReplaceDetail {
 export type ReplaceLossInfo = CompactionLoss;
 
 /**
- * A model request on the context curve, at the step showing the surface it was sent: what the
- * curve draws and says of it, no more (a 1M-event log has thousands, sent with every curve).
+ * The model requests on the context curve, by step: one entry per request in each column, only
+ * what the curve draws and says of them. Columns rather than an object per request: a 1M-event
+ * log has thousands, sent with every curve answer, and a typed array crosses to the page as one
+ * copy of its bytes instead of thousands of objects to decode.
  */
+export interface CurveRequests {
+  /** The step showing the surface each request was sent (ascending). */
+  step: Int32Array;
+  seq: Float64Array;
+  /** Estimated tokens sent, and of the prefix shared with the previous request. */
+  tokens: Float64Array;
+  reusedTokens: Float64Array;
+  /** JSON characters of that shared prefix (drawn on the curve's byte scale). */
+  reusedChars: Float64Array;
+  /** Recorded cache-read tokens; NaN where the request's usage has none. */
+  cacheRead: Float64Array;
+  /** How many requests recorded cache reads. */
+  cacheReads: number;
+  /** The requests whose prefix broke, ascending: their index in the columns and what broke it. */
+  breaks: { index: number; brokenBy: PrefixBreak }[];
+}
+
+/** One model request of {@link CurveRequests}, read out of its columns. */
 export interface CurveRequest {
   step: number;
   seq: number;
-  /** Estimated tokens sent, and of the prefix shared with the previous request. */
   tokens: number;
   reusedTokens: number;
-  /** JSON characters of that shared prefix (drawn on the curve's byte scale). */
   reusedChars: number;
   /** Recorded cache-read tokens, when the request's usage has them. */
   cacheRead: number | null;
@@ -608,7 +626,7 @@ export interface CurveData {
   bytesMax: number;
   tokenMethod: string;
   /** Every model request, by step (absent where no analysis ran, e.g. the playground). */
-  requests?: CurveRequest[];
+  requests?: CurveRequests;
   /** Recorded usage in all (the turns are asked for apart: {@link CoreApi.usageTurns}). */
   usage?: CurveUsageSummary;
 }

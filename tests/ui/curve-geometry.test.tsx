@@ -2,11 +2,15 @@
  * Seeded property tests (the seed is in each test's name) of the curve's pixel polyline: the
  * path it draws covers, column by column of each subpath, what the whole polyline covers (where
  * it enters and leaves, its lowest and highest point), holds only the polyline's own vertices in
- * their order, at most four a column, and is the polyline itself where columns are sparse.
+ * their order, at most four a column, and is the polyline itself where columns are sparse. And
+ * the curve's model requests, sent as columns, read back as the analysis recorded them.
  */
 import { describe, expect, it } from 'vitest';
+import { openBytes } from '../../src/core/analyze/open';
+import { generateText } from '../../src/core/gen/generate';
 import { Rng } from '../../src/core/gen/rng';
-import { PixelPolyline, tenth, tenthText } from '../../src/ui/panels/curve/geometry';
+import { PixelPolyline, requestAt, requestOf, tenth, tenthText } from '../../src/ui/panels/curve/geometry';
+import { curveRequests } from '../../src/worker/query/analysis';
 
 interface Vertex {
   x: number;
@@ -137,5 +141,41 @@ describe('tenthText', () => {
     const values = [0, -0, 0.04, -0.04, 0.05, 0.95, 1e9, 2 ** 31, -3.25, Number.NaN, Infinity];
     for (let i = 0; i < 20000; i++) values.push((rng.next() - 0.1) * 10 ** rng.int(0, 6));
     for (const n of values) expect(tenthText(n)).toBe(tenth(n).toString());
+  });
+});
+
+describe("the curve's model requests, as columns", () => {
+  it('seed 6: every request reads back as the analysis recorded it, breaks and cache reads included', async () => {
+    const text = generateText({
+      seed: 6,
+      events: 2500,
+      pruneThreshold: 500,
+      longToolResultRate: 0.3,
+      compaction: { thresholdTokens: 1500 },
+    });
+    const session = (await openBytes(new TextEncoder().encode(text), { name: 'gen.jsonl' })).sessions[0]!;
+    const recorded = session.analytics!.requests;
+    const columns = curveRequests(session);
+    // The log has what the columns encode apart: breaks, and requests with and without cache reads.
+    expect(columns.breaks.length).toBeGreaterThan(0);
+    expect(columns.cacheReads).toBeGreaterThan(0);
+    expect(columns.cacheReads).toBeLessThan(recorded.length);
+    const expected = recorded.map((r) => ({
+      step: r.seq - session.baseSeq,
+      seq: r.seq,
+      tokens: r.tokens,
+      reusedTokens: r.reusedTokens,
+      reusedChars: r.reusedChars,
+      cacheRead: r.usage?.cacheRead ?? null,
+      brokenBy: r.brokenBy,
+    }));
+    expect(recorded.map((_, i) => requestOf(columns, i))).toEqual(expected);
+    // The request at a step is the last one made at or before it.
+    const curve = { steps: expected.at(-1)!.step + 10, buckets: [], replaces: [], bytesMax: 1, tokenMethod: '', requests: columns };
+    for (const [i, q] of expected.entries()) {
+      expect(requestAt(curve, q.step)).toEqual([...expected].reverse().find((r) => r.step <= q.step));
+      if (i > 0 && q.step > expected[i - 1]!.step + 1) expect(requestAt(curve, q.step - 1)).toEqual(expected[i - 1]);
+    }
+    expect(requestAt(curve, (expected[0]?.step ?? 0) - 1)).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
 import { lossAt } from '../../core/analysis/session-loss';
 import { usageByTurn } from '../../core/analysis/usage';
 import type { SessionAnalysis } from '../../core/analyze/session';
-import type { CurveRequest, CurveUsageSummary, ReplaceLossInfo } from '../../protocol/protocol';
+import type { CurveRequests, CurveUsageSummary, ReplaceLossInfo } from '../../protocol/protocol';
 import type { TurnUsage } from '../../core/analysis/usage';
 import type { QuerySession } from './session';
 
@@ -14,16 +14,31 @@ import type { QuerySession } from './session';
  * Every model request at the step that shows the surface it was sent: the fold of every event
  * before its anchoring event, so step `seq - baseSeq`.
  */
-export function curveRequests(session: SessionAnalysis): CurveRequest[] {
-  return (session.analytics?.requests ?? []).map((r) => ({
-    step: r.seq - session.baseSeq,
-    seq: r.seq,
-    tokens: r.tokens,
-    reusedTokens: r.reusedTokens,
-    reusedChars: r.reusedChars,
-    cacheRead: r.usage?.cacheRead ?? null,
-    brokenBy: r.brokenBy,
-  }));
+export function curveRequests(session: SessionAnalysis): CurveRequests {
+  const requests = session.analytics?.requests ?? [];
+  const n = requests.length;
+  const out: CurveRequests = {
+    step: new Int32Array(n),
+    seq: new Float64Array(n),
+    tokens: new Float64Array(n),
+    reusedTokens: new Float64Array(n),
+    reusedChars: new Float64Array(n),
+    cacheRead: new Float64Array(n),
+    cacheReads: 0,
+    breaks: [],
+  };
+  requests.forEach((r, i) => {
+    out.step[i] = r.seq - session.baseSeq;
+    out.seq[i] = r.seq;
+    out.tokens[i] = r.tokens;
+    out.reusedTokens[i] = r.reusedTokens;
+    out.reusedChars[i] = r.reusedChars;
+    const cacheRead = r.usage?.cacheRead ?? null;
+    out.cacheRead[i] = cacheRead ?? Number.NaN;
+    if (cacheRead !== null) out.cacheReads += 1;
+    if (r.brokenBy !== null) out.breaks.push({ index: i, brokenBy: r.brokenBy });
+  });
+  return out;
 }
 
 /** The session's recorded usage in all, and its number of turns (the curve's answer). */

@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import type { KeyboardEvent, MouseEvent } from 'react';
-import type { CurveData } from '../../../protocol/protocol';
+import type { CurveData, CurveRequest } from '../../../protocol/protocol';
 import { useAppStore, useAppStoreApi } from '../../../store/react';
 import { useDeferredStep } from '../../hooks/useDeferredCursor';
 import { selectClient, selectIsReady, selectSessionId, selectSessionKey } from '../../../store/selectors';
@@ -23,13 +23,15 @@ import {
   marksOf,
   marksPath,
   requestAt,
+  requestCount,
+  requestOf,
   reusedPath,
   stepAt,
   tenth,
   xOf,
   yOf,
 } from './geometry';
-import type { CurveRequestPoint, Mark, Plot } from './geometry';
+import type { Mark, Plot } from './geometry';
 import { TokenTable } from './TokenTable';
 
 const HEIGHT = 76;
@@ -56,7 +58,7 @@ export function describeRequest(curve: CurveData, step: number): string | null {
 }
 
 /** What a prefix break mark says: what broke the prefix, the estimate and the recorded cache reads. */
-export function describeBreak(q: CurveRequestPoint): string {
+export function describeBreak(q: CurveRequest): string {
   const b = q.brokenBy;
   if (!b) return '';
   const cause =
@@ -177,10 +179,10 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
         <span className="mono">max {formatBytes(curve.bytesMax)}</span> · <span className="lg lg-line">━ bytes</span>{' '}
         <span className="lg lg-band">▒ range per pixel</span> <span className="lg lg-messages">┄ messages</span>{' '}
         <span className="lg lg-replace">▼ replace</span>{' '}
-        {curve.requests && curve.requests.length > 0 ? (
+        {requestCount(curve) > 0 ? (
           <>
             <span className="lg lg-reused">━ reused prefix (estimate)</span>{' '}
-            {curve.requests.some((q) => q.cacheRead !== null) ? (
+            {(curve.requests?.cacheReads ?? 0) > 0 ? (
               <span className="lg lg-cache" title="Recorded cache-read tokens of each request, drawn at 4 characters a token">
                 ┅ cache reads (recorded)
               </span>
@@ -197,17 +199,14 @@ function CurvePlot({ curve, width }: { curve: CurveData; width: number }) {
 
 /** The plot's marks: prefix breaks and replaces, one per pixel column at most (see marksOf). */
 interface CurveMarks {
-  breaks: Mark<CurveRequestPoint>[];
+  breaks: Mark<CurveRequest>[];
   replaces: Mark<number>[];
 }
 
 function curveMarks(curve: CurveData, plot: Plot): CurveMarks {
+  const requests = curve.requests;
   return {
-    breaks: marksOf(
-      (curve.requests ?? []).filter((q) => q.brokenBy !== null),
-      plot,
-      (q) => xOf(plot, curve.steps, q.step),
-    ),
+    breaks: marksOf(requests ? requests.breaks.map((b) => requestOf(requests, b.index)) : [], plot, (q) => xOf(plot, curve.steps, q.step)),
     replaces: marksOf(curve.replaces, plot, (r) => xOf(plot, curve.steps, r)),
   };
 }
@@ -253,8 +252,8 @@ function CurveLayer({ curve, plot, marks }: { curve: CurveData; plot: Plot; mark
       <path className="curve-band" d={bandPath(plot, curve)} />
       <path className="curve-line" d={linePath(plot, curve, (b) => b.bytesMax, curve.bytesMax)} />
       {messagesMax > 0 ? <path className="curve-messages" d={linePath(plot, curve, (b) => b.messagesMax, messagesMax)} /> : null}
-      {curve.requests && curve.requests.length > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
-      {curve.requests?.some((q) => q.cacheRead !== null) ? <path className="curve-cache" d={cacheReadPath(plot, curve)} /> : null}
+      {requestCount(curve) > 0 ? <path className="curve-reused" d={reusedPath(plot, curve)} /> : null}
+      {(curve.requests?.cacheReads ?? 0) > 0 ? <path className="curve-cache" d={cacheReadPath(plot, curve)} /> : null}
       {marks.breaks.length > 0 ? (
         // The steps, seqs and counts of the marks, in x order, for tools and tests: the marks are
         // one path, not one element each.

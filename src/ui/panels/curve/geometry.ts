@@ -1,5 +1,5 @@
 /** Pure geometry of the context curve: scales, SVG paths, and the step under a point. */
-import type { CurveData } from '../../../protocol/protocol';
+import type { CurveData, CurveRequest, CurveRequests } from '../../../protocol/protocol';
 
 export interface Plot {
   width: number;
@@ -212,7 +212,8 @@ export function bucketsFor(width: number): number {
   return Math.max(50, Math.min(1500, Math.round(width / 2 / 50) * 50));
 }
 
-export type CurveRequestPoint = NonNullable<CurveData['requests']>[number];
+/** The number of model requests on the curve. */
+export const requestCount = (curve: CurveData): number => curve.requests?.step.length ?? 0;
 
 /**
  * The prefix each model request could reuse, as a step line in the curve's byte scale: from a
@@ -220,13 +221,15 @@ export type CurveRequestPoint = NonNullable<CurveData['requests']>[number];
  * previous request had sent too).
  */
 export function reusedPath(plot: Plot, curve: CurveData): string {
-  const requests = curve.requests ?? [];
   const line = new PixelPolyline();
-  requests.forEach((q, i) => {
-    const y = yOf(plot, curve.bytesMax, q.reusedChars);
-    line.to(xOf(plot, curve.steps, q.step), y);
-    line.to(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps), y);
-  });
+  const q = curve.requests;
+  if (!q) return '';
+  const n = q.step.length;
+  for (let i = 0; i < n; i++) {
+    const y = yOf(plot, curve.bytesMax, q.reusedChars[i] as number);
+    line.to(xOf(plot, curve.steps, q.step[i] as number), y);
+    line.to(xOf(plot, curve.steps, i + 1 < n ? (q.step[i + 1] as number) : curve.steps), y);
+  }
   return line.toString();
 }
 
@@ -244,37 +247,68 @@ export const CHARS_PER_TOKEN = 4;
  * which are not messages). Empty when no request recorded any.
  */
 export function cacheReadPath(plot: Plot, curve: CurveData): string {
-  const requests = curve.requests ?? [];
   const line = new PixelPolyline();
+  const q = curve.requests;
+  if (!q) return '';
+  const n = q.step.length;
   let open = false;
-  requests.forEach((q, i) => {
-    if (q.cacheRead === null) {
+  for (let i = 0; i < n; i++) {
+    const read = q.cacheRead[i] as number;
+    if (Number.isNaN(read)) {
       open = false;
-      return;
+      continue;
     }
-    const y = yOf(plot, curve.bytesMax, Math.min(curve.bytesMax, q.cacheRead * CHARS_PER_TOKEN));
-    const x0 = xOf(plot, curve.steps, q.step);
+    const y = yOf(plot, curve.bytesMax, Math.min(curve.bytesMax, read * CHARS_PER_TOKEN));
+    const x0 = xOf(plot, curve.steps, q.step[i] as number);
     if (open) line.to(x0, y);
     else line.move(x0, y);
-    line.to(xOf(plot, curve.steps, requests[i + 1]?.step ?? curve.steps), y);
+    line.to(xOf(plot, curve.steps, i + 1 < n ? (q.step[i + 1] as number) : curve.steps), y);
     open = true;
-  });
+  }
   return line.toString();
 }
 
-/** The last model request made at or before `step` (requests are sorted by step), or null. */
-export function requestAt(curve: CurveData, step: number): CurveRequestPoint | null {
-  const requests = curve.requests ?? [];
+/** Request `i` of the curve, read out of its columns (what broke its prefix found among the breaks). */
+export function requestOf(requests: CurveRequests, i: number): CurveRequest {
+  const { breaks } = requests;
   let lo = 0;
-  let hi = requests.length - 1;
-  let found: CurveRequestPoint | null = null;
+  let hi = breaks.length - 1;
+  let brokenBy: CurveRequest['brokenBy'] = null;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const q = requests[mid] as CurveRequestPoint;
-    if (q.step <= step) {
-      found = q;
+    const b = breaks[mid]!;
+    if (b.index === i) {
+      brokenBy = b.brokenBy;
+      break;
+    }
+    if (b.index < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  const cacheRead = requests.cacheRead[i] as number;
+  return {
+    step: requests.step[i] as number,
+    seq: requests.seq[i] as number,
+    tokens: requests.tokens[i] as number,
+    reusedTokens: requests.reusedTokens[i] as number,
+    reusedChars: requests.reusedChars[i] as number,
+    cacheRead: Number.isNaN(cacheRead) ? null : cacheRead,
+    brokenBy,
+  };
+}
+
+/** The last model request made at or before `step` (requests are sorted by step), or null. */
+export function requestAt(curve: CurveData, step: number): CurveRequest | null {
+  const q = curve.requests;
+  if (!q) return null;
+  let lo = 0;
+  let hi = q.step.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((q.step[mid] as number) <= step) {
+      found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found;
+  return found < 0 ? null : requestOf(q, found);
 }
