@@ -3,7 +3,7 @@
  * driven through its accessible UI by Playwright, on the generated 1,000,000-event log.
  *
  *   node --import tsx bench/app.ts [--file bench/out/gen-1000000-seed1.jsonl] [--check-ms N]
- *     [--seeks 200] [--trace out.json]
+ *     [--seeks 200] [--trace out.json] [--trace-seeks out.json]
  *
  * `npm run bench` runs it after the Node benchmark and passes the `check` time it measured in the
  * same run (`--check-ms`). Measures (methods in BENCHMARKS.md):
@@ -39,6 +39,8 @@ export interface AppBenchOptions {
   seeks?: number;
   /** Write a Chrome trace of the load to this path. */
   trace?: string;
+  /** Write a Chrome trace of the seeks without a frame-rate limit to this path. */
+  traceSeeks?: string;
   log?: (line: string) => void;
 }
 
@@ -421,7 +423,9 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       log('app: loading again (no frame-rate limit), seeking');
       const loaded = await load(page, options.file);
       await page.waitForTimeout(1000);
+      if (options.traceSeeks) await unlimited.startTracing(page, { path: options.traceSeeks, screenshots: false });
       const timings = await seeks(page, seekCount, loaded.events, loaded.firstSeq);
+      if (options.traceSeeks) await unlimited.stopTracing();
       const machine = { ...result.machine, loadAfter: loadavg()[0]! };
       return { ...result, machine, seek: { vsync: result.seek.vsync, unlimited: seekStats(timings) } };
     } finally {
@@ -473,6 +477,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname,
     checkMs: check === undefined ? null : Number(check),
     seeks: Number(flag('seeks') ?? 120),
     ...(flag('trace') ? { trace: flag('trace') as string } : {}),
+    ...(flag('trace-seeks') ? { traceSeeks: flag('trace-seeks') as string } : {}),
   });
   console.log(appTable(result));
   if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
