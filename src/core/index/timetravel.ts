@@ -45,11 +45,6 @@ export class TimeTravelBuilder {
   private liveAt: GrowArray<Int32Array> | null = null;
   /** Nodes inserted before the end since the index last took the order (see {@link settleOrder}). */
   private inserted: number[] = [];
-  /**
-   * The order is exact before this position; from it on it is laid out again from the linked
-   * list by {@link settleOrder} (the smallest position an insertion since moved).
-   */
-  private orderFrom = Infinity;
   /** Nodes in the order when the index last took it: the nodes added since have no exact position yet. */
   private orderLength = 0;
   private liveIndex: TimeTravelIndex | null = null;
@@ -103,7 +98,7 @@ export class TimeTravelBuilder {
     }
     // Insert immediately before the first shadowed node.
     const first = this.nodeOfSeq(plan.shadowed[0]!);
-    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node, first);
+    if (this.livePos !== null && this.liveAt !== null) this.insertLive(node);
     const before = this.prev.get(first);
     this.prev.set(node, before);
     this.next.set(node, first);
@@ -129,44 +124,78 @@ export class TimeTravelBuilder {
    * once per look, in {@link settleOrder}, not once per insertion (a log that replaces its last
    * node again and again inserts at the same place each time, before all the earlier ones).
    */
-  private insertLive(node: number, first: number): void {
+  private insertLive(node: number): void {
     const pos = this.livePos as GrowArray<Int32Array>;
     const at = this.liveAt as GrowArray<Int32Array>;
     // Room and an id-aligned entry; the values are laid out by settleOrder.
     pos.push(at.length);
     at.push(node);
-    // Before a node the index already placed: from its position on; before a node added since, from where those begin.
-    const from = first < this.orderLength ? pos.get(first) : this.orderLength;
-    if (from < this.orderFrom) this.orderFrom = from;
     this.inserted.push(node);
   }
 
   /**
-   * Lay out the global order again from the first position an insertion moved (walking the
-   * linked list from the node before it), and return where the inserted nodes now are, in
-   * ascending order: inserting empty bits there, lowest first, moves an earlier alive set's
-   * bits as the insertions one by one did.
+   * Lay out the global order again with the nodes added since the last look, and return where
+   * the inserted nodes now are, in ascending order: inserting empty bits there, lowest first,
+   * moves an earlier alive set's bits as the insertions one by one did.
+   *
+   * Insertions never reorder the nodes already placed: the new order is the old one with a run
+   * of new nodes spliced in before some old nodes, and the nodes added at the end. So the old
+   * nodes move in runs (one `copyWithin` each, from the last run back, since every run moves
+   * right) and only the new nodes are found through the linked list. Walking the whole list
+   * from the first insertion instead cost an append that inserts far from the end (a log that
+   * replaces its last node again and again inserts before all its earlier replacements) a
+   * pointer chase over every node after it.
    */
   private settleOrder(): number[] {
     const pos = this.livePos as GrowArray<Int32Array>;
     const at = this.liveAt as GrowArray<Int32Array>;
     const inserted = this.inserted;
+    const oldLength = this.orderLength;
     this.orderLength = at.length;
     if (inserted.length === 0) return [];
-    const from = this.orderFrom;
-    // On the backing arrays: this walk is most of an append that inserts far from the end.
     const next = this.next.raw();
+    const prev = this.prev.raw();
     const atRaw = at.raw();
     const posRaw = pos.raw();
-    let node = from === 0 ? this.head : next[atRaw[from - 1]!]!;
-    for (let p = from; node !== -1; p++) {
+    // The old nodes with new nodes right before them, by old position (ascending).
+    const breaks: number[] = [];
+    for (const n of inserted) {
+      const m = next[n]!;
+      if (m !== -1 && m < oldLength) breaks.push(posRaw[m]!);
+    }
+    breaks.sort((x, y) => x - y);
+    // How many new nodes sit before each break (its run of them), and in all before it.
+    const runs = breaks.map((b) => {
+      let count = 0;
+      for (let x = prev[atRaw[b]!]!; x !== -1 && x >= oldLength; x = prev[x]!) count += 1;
+      return count;
+    });
+    let shift = 0;
+    const shifts = runs.map((count) => (shift += count));
+    // From the last run of old nodes back: move it right by the new nodes before it, then write
+    // the new nodes before it at the places that frees.
+    for (let j = breaks.length - 1; j >= 0; j--) {
+      const start = breaks[j]!;
+      const end = j + 1 < breaks.length ? breaks[j + 1]! : oldLength;
+      const by = shifts[j]!;
+      atRaw.copyWithin(start + by, start, end);
+      for (let p = start + by; p < end + by; p++) posRaw[atRaw[p]!] = p;
+      let p = start + by - 1;
+      for (let x = prev[atRaw[start + by]!]!; p >= start + by - runs[j]!; x = prev[x]!) {
+        atRaw[p] = x;
+        posRaw[x] = p;
+        p -= 1;
+      }
+    }
+    // The new nodes after the last old node (added at the end, and any run before those).
+    let p = oldLength + shift;
+    for (let node = oldLength === 0 ? this.head : next[atRaw[oldLength - 1 + shift]!]!; node !== -1; node = next[node]!) {
       atRaw[p] = node;
       posRaw[node] = p;
-      node = next[node]!;
+      p += 1;
     }
     const out = inserted.map((n) => pos.get(n)).sort((a, b) => a - b);
     this.inserted = [];
-    this.orderFrom = Infinity;
     return out;
   }
 
@@ -216,7 +245,6 @@ export class TimeTravelBuilder {
       this.livePos = pos;
       this.liveAt = at;
       this.inserted = [];
-      this.orderFrom = Infinity;
       this.orderLength = at.length;
       this.liveIndex = new TimeTravelIndex(this.liveColumns(steps, checkpointEvery ?? chooseCheckpointInterval(steps, m)), true);
       return this.liveIndex;
