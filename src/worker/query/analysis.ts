@@ -41,15 +41,30 @@ export function curveRequests(session: SessionAnalysis): CurveRequests {
   return out;
 }
 
+/**
+ * Usage per turn and in all, per analysis: the curve's totals and the token table's turns are
+ * one computation (a grown session has a new analysis after every append, so nothing goes stale).
+ */
+const usageOf = new WeakMap<SessionAnalysis, ReturnType<typeof usageByTurn>>();
+
+function usage(session: SessionAnalysis): ReturnType<typeof usageByTurn> {
+  let found = usageOf.get(session);
+  if (!found) {
+    found = usageByTurn(session.analytics?.requests ?? []);
+    usageOf.set(session, found);
+  }
+  return found;
+}
+
 /** The session's recorded usage in all, and its number of turns (the curve's answer). */
 export function curveUsage(session: SessionAnalysis): CurveUsageSummary {
-  const { turns, total } = usageByTurn(session.analytics?.requests ?? []);
+  const { turns, total } = usage(session);
   return { total, turns: turns.length };
 }
 
 /** Recorded usage per turn, with its steps (asked for when the token table is opened). */
 export function usageTurns(q: QuerySession): TurnUsage[] {
-  return usageByTurn(q.session.analytics?.requests ?? []).turns;
+  return usage(q.session).turns;
 }
 
 /** The loss of the replace whose replacement is `seq` (null when it is not an applied replace). */
