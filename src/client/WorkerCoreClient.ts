@@ -142,21 +142,27 @@ export class WorkerCoreClient extends TrackedClient {
   private startWatchdog(probeMs: number, stallMs: number): void {
     if (this.dead) return;
     let lastTick = performance.now();
+    // How long the unanswered probe has waited while the page itself was running on time.
+    let waited = 0;
+    // A tick this far behind its schedule says the page was held up (at most LATE_TICK_MS, so a
+    // watchdog with a short period judges a short hold-up as one too).
+    const lateBy = Math.min(LATE_TICK_MS, probeMs);
     const timer = setInterval(() => {
       if (this.dead) return;
       const now = performance.now();
-      // A tick that comes late says the page itself was held up (a long render, a suspended
-      // machine): the probe's answer may be waiting behind it, so this tick judges nothing.
-      const late = now - lastTick > probeMs + LATE_TICK_MS;
+      const interval = now - lastTick;
       lastTick = now;
-      const sentAt = this.probeSentAt;
-      if (sentAt !== null) {
-        if (!late && !this.stalled && now - sentAt >= stallMs) this.setStalled(true);
+      if (this.probeSentAt !== null) {
+        // Time the page was held up (a long render, a busy or suspended machine) does not count
+        // against the worker: the probe's answer may be waiting behind it.
+        if (interval <= probeMs + lateBy) waited += interval;
+        if (!this.stalled && waited >= stallMs) this.setStalled(true);
         return;
       }
       if (this.pendingCount === 0) return;
       const at = now;
       this.probeSentAt = at;
+      waited = 0;
       this.remote.hello().then(
         () => {
           if (this.probeSentAt === at) this.probeSentAt = null;
