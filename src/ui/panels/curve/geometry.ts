@@ -99,9 +99,9 @@ function bucketEnd(curve: CurveData, i: number): number {
  * pixel column of one subpath are reduced to the first, the lowest, the highest and the last of
  * them, in the order they came: each column keeps the whole polyline's vertical extent and
  * where it enters and leaves (only antialiased edges inside a column can differ), with at most
- * four vertices a column. A 1M-event log's curve has 9,000 model requests in about 1,000 columns: formatting
- * every vertex of their two step lines was most of the main thread's work when the curve came.
- * A column of four vertices or fewer is drawn as it is.
+ * four vertices a column. A 1M-event log's curve has 9,000 model requests in about 1,000
+ * columns: formatting every vertex of their two step lines was most of the main thread's work
+ * when the curve came. A column of four vertices or fewer is drawn as it is.
  */
 export class PixelPolyline {
   private readonly parts: string[] = [];
@@ -221,9 +221,9 @@ export const requestCount = (curve: CurveData): number => curve.requests?.step.l
  * previous request had sent too).
  */
 export function reusedPath(plot: Plot, curve: CurveData): string {
-  const line = new PixelPolyline();
   const q = curve.requests;
   if (!q) return '';
+  const line = new PixelPolyline();
   const n = q.step.length;
   for (let i = 0; i < n; i++) {
     const y = yOf(plot, curve.bytesMax, q.reusedChars[i] as number);
@@ -247,9 +247,9 @@ export const CHARS_PER_TOKEN = 4;
  * which are not messages). Empty when no request recorded any.
  */
 export function cacheReadPath(plot: Plot, curve: CurveData): string {
-  const line = new PixelPolyline();
   const q = curve.requests;
   if (!q) return '';
+  const line = new PixelPolyline();
   const n = q.step.length;
   let open = false;
   for (let i = 0; i < n; i++) {
