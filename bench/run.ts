@@ -4,7 +4,7 @@
  * tables of ratios and writes bench/out/latest.json.
  *
  *   npm run bench -- [--shape default|all|NAME,NAME] [--events 1000000[,3000000]] [--seed 1]
- *                    [--runs 3] [--no-app] [--json]
+ *                    [--runs 3] [--no-app] [--no-grow] [--json]
  *
  * `check` is the CLI's `check FILE` (default report); with `--json`, `check --format json` (which
  * also measures every replace's compaction loss) is timed too, in the same alternation.
@@ -34,6 +34,7 @@ const shapes = shapeArg === 'all' ? SHAPES : SHAPES.filter((s) => shapeArg.split
 if (shapes.length === 0) throw new Error(`unknown --shape ${shapeArg}; one of all, ${SHAPES.map((s) => s.name).join(', ')}`);
 const withApp = !process.argv.includes('--no-app');
 const withJson = process.argv.includes('--json');
+const withGrow = !process.argv.includes('--no-grow');
 const outDir = join(process.cwd(), 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
 
@@ -197,6 +198,7 @@ async function main(): Promise<void> {
 | nodes that ever lived / replacements | ${String(main.check.nodesEverLived)} / ${String(main.check.replacements)} | — |
 | index size (checkpoint every ${String(main.check.checkpointEvery)} steps) | ${mb(main.check.indexBytes as number)} | — |`);
   }
+  if (!withGrow) return;
   // A growing session: a 1M-event log (the first size) followed by 1,000 appends, per shape.
   const { growTable, runGrowBench } = await import('./grow');
   const growShapes = ['default', 'replace-heavy'];

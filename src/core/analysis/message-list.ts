@@ -143,6 +143,23 @@ export class MessageList {
     return { cut, removed, removedSizes, marked: removedMarked };
   }
 
+  /** Whether the node `seq` is live and bears a message. */
+  bears(seq: number): boolean {
+    const slot = this.slotOf(seq);
+    return slot >= 0 && this.slotSize[slot]! >= 0;
+  }
+
+  /**
+   * Set the size of the live node `seq`'s message (it entered with a provisional one).
+   * @returns false when `seq` is no longer live or bears no message (nothing changes)
+   */
+  resize(seq: number, size: number): boolean {
+    const slot = this.slotOf(seq);
+    if (slot < 0 || this.slotSize[slot]! < 0) return false;
+    this.setSlot(slot, size);
+    return true;
+  }
+
   /** The seq of message `k` (0-based), or undefined outside the list. */
   at(k: number): number | undefined {
     if (!(k >= 0 && k < this.messages)) return undefined;

@@ -10,12 +10,18 @@
  * added one); a position of the previous list is read by following it through those edits. The
  * common prefix then starts where the first cut was, and two messages are compared by
  * re-reading their events only from there: between replaces a request costs O(1).
+ *
+ * A message's size is read only at a request (the list's total and reused prefix) or when a
+ * replace cuts into the previous request's messages; a message shadowed before either is never
+ * measured. So a message enters the list with a provisional size and is measured when a size is
+ * next read (see {@link AnalysisRecorder.measurePending}): a log that replaces its last message
+ * again and again between two requests measures almost none of them.
  */
 import { replacementKind } from '../analyze/describe';
 import type { Plan } from '../fold/surface';
 import { jsonEqual } from '../fold/surface';
 import type { Diagnostic, Json } from '../model';
-import { derivedMessage, jsonLength } from '../qa/size';
+import { contentBound, derivedMessage, jsonLength } from '../qa/size';
 import type { LiteralCategory, MessageTexts } from './literals';
 import { messageTexts, typedByUser } from './literals';
 import type { ReplaceCost } from './loss';
@@ -37,6 +43,13 @@ export const ANALYSIS_RULES = {
 } as const;
 
 const CONSTRAINTS: ReadonlySet<LiteralCategory> = new Set(['constraints']);
+
+/**
+ * Messages held unmeasured at most (count, and characters of their texts): past either, the
+ * pending ones are measured at once, so holding them never costs more than a little memory.
+ */
+const PENDING_MESSAGES = 1024;
+const PENDING_CHARS = 1 << 20;
 
 /** What the analysis pass produces for one session. */
 export interface SessionAnalytics {
@@ -107,6 +120,13 @@ export class AnalysisRecorder {
    * reads, so a compaction re-reads only those of the messages it removed.
    */
   private readonly list = new MessageList();
+  /**
+   * Messages in {@link list} with a provisional size of 0, in the order they entered (some may
+   * have been shadowed since): their seqs and messages.
+   */
+  private pendingSeqs: number[] = [];
+  private pendingMessages: unknown[] = [];
+  private pendingChars = 0;
   /** The previous request's message count and total size; null before the first request. */
   private prev: { length: number; chars: number } | null = null;
   /** The earliest cut into the previous request's messages since it (Infinity: none). */
@@ -234,6 +254,7 @@ export class AnalysisRecorder {
     at: number | null,
     line: number | null,
   ): ModelRequest {
+    this.measurePending();
     const list = this.list;
     const length = list.length;
     const prev = this.prev;
@@ -299,7 +320,34 @@ export class AnalysisRecorder {
 
   private append(value: unknown, seq: number): void {
     const message = derivedMessage(value);
-    this.list.append(seq, message === null ? null : size(message), typedByUser(message));
+    this.list.append(seq, message === null ? null : 0, typedByUser(message));
+    if (message !== null) this.defer(seq, message);
+  }
+
+  /** Hold a message that entered the list with a provisional size until a size is read. */
+  private defer(seq: number, message: unknown): void {
+    this.pendingSeqs.push(seq);
+    this.pendingMessages.push(message);
+    this.pendingChars += contentBound((message as { content?: unknown }).content);
+    if (this.pendingSeqs.length >= PENDING_MESSAGES || this.pendingChars >= PENDING_CHARS) this.measurePending();
+  }
+
+  /**
+   * Measure the pending messages still in the list. A shadowed one is not measured: its size is
+   * never read (an edit's removed sizes are read only for the previous request's messages, all
+   * measured at that request).
+   */
+  private measurePending(): void {
+    const seqs = this.pendingSeqs;
+    if (seqs.length === 0) return;
+    const messages = this.pendingMessages;
+    for (let i = 0; i < seqs.length; i++) {
+      const seq = seqs[i]!;
+      if (this.list.bears(seq)) this.list.resize(seq, size(messages[i]));
+    }
+    this.pendingSeqs = [];
+    this.pendingMessages = [];
+    this.pendingChars = 0;
   }
 
   private replace(value: unknown, plan: Extract<Plan, { kind: 'replace' }>, line: number | null): void {
@@ -312,12 +360,20 @@ export class AnalysisRecorder {
       removed,
       removedSizes,
       marked: typedRemoved,
-    } = list.replace(plan.shadowed, plan.seq, message === null ? null : size(message), typedByUser(message));
+    } = list.replace(plan.shadowed, plan.seq, message === null ? null : 0, typedByUser(message));
     if (prev !== null) {
       this.edits.push(cut, removed, removedSizes, message === null ? 0 : 1);
       if (cut < this.snapStart && cut < prev.length) this.snapStart = cut;
     }
-    const invalidated = prev !== null && cut < prev.length ? Math.max(0, prev.chars - list.sizeBefore(cut)) : 0;
+    let invalidated = 0;
+    if (prev !== null && cut < prev.length) {
+      // The messages before the cut may include ones entered since the request (the
+      // replacement's own, after the cut, is held only below: a run of replaces of the last
+      // message measures none of them).
+      this.measurePending();
+      invalidated = Math.max(0, prev.chars - list.sizeBefore(cut));
+    }
+    if (message !== null) this.defer(plan.seq, message);
     const kind = replacementKind(value);
     // Only a summary's constraint count is wanted at load (the rest of the loss is on demand),
     // and only typed messages hold constraints: the others' texts would add none.

@@ -37,13 +37,16 @@ function occurrences(s: string, unit: string): number {
 /** Exact length of `JSON.stringify(s)` for a string (quotes and escapes included). */
 export function jsonStringLength(s: string): number {
   const length = s.length;
-  if (length >= SCAN_FROM && !RARE_ESCAPE.test(s)) {
-    // Long texts (tool results, files) are measured with the engine's own scans: each code
-    // unit that needs escaping then has a two-character escape, one extra character.
+  if (length >= SCAN_FROM) {
+    // Long texts (tool results, files) are measured with the engine's own scans. Most need no
+    // escape at all: one scan, which stops at the first escape of the others. When every code
+    // unit that needs escaping has a two-character escape, each is one extra character.
     if (!ANY_ESCAPE.test(s)) return length + 2;
-    let n = length + 2;
-    for (const unit of SHORT_ESCAPES) n += occurrences(s, unit);
-    return n;
+    if (!RARE_ESCAPE.test(s)) {
+      let n = length + 2;
+      for (const unit of SHORT_ESCAPES) n += occurrences(s, unit);
+      return n;
+    }
   }
   let n = length + 2;
   for (let i = 0; i < length; i++) {

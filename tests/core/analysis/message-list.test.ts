@@ -1,7 +1,8 @@
 /**
  * Seeded property tests (the seed is in each test's name) of the analysis pass's message list:
  * `MessageList` answers exactly as plain arrays of the surface's nodes and their message sizes
- * under random appends and replaces (the last node, the first, anywhere; message-bearing or not).
+ * under random appends, replaces (the last node, the first, anywhere; message-bearing or not) and
+ * resizes.
  */
 import { describe, expect, it } from 'vitest';
 import { MessageList } from '../../../src/core/analysis/message-list';
@@ -28,7 +29,17 @@ describe('MessageList', () => {
       const size = (): number | null => (rng.chance(0.25) ? null : rng.int(0, 5000));
       for (let op = 0; op < 3000; op++) {
         seq += rng.int(1, 3);
-        if (model.length === 0 || rng.chance(0.5)) {
+        if (model.length > 0 && rng.chance(0.15)) {
+          // Resize a node (live or not, bearing or not): only a live message-bearing one changes.
+          const live = rng.chance(0.7);
+          const target = live ? model[rng.int(0, model.length - 1)]!.seq : seq - rng.int(0, seq);
+          const node = model.find((n) => n.seq === target);
+          const bears = node !== undefined && node.size !== null;
+          expect(list.bears(target)).toBe(bears);
+          const s = rng.int(0, 5000);
+          expect(list.resize(target, s)).toBe(bears);
+          if (bears) node.size = s;
+        } else if (model.length === 0 || rng.chance(0.5)) {
           const s = size();
           const marked = rng.chance(0.3);
           list.append(seq, s, marked);
