@@ -35,7 +35,11 @@ export function readRegularFile(path: string): Uint8Array {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new ReadError(`${path} is not a regular file`);
     if (stats.size > MAX_INPUT_BYTES) throw new ReadError(`${path} is ${stats.size} bytes; the limit is ${MAX_INPUT_BYTES}`);
-    const bytes = new Uint8Array(stats.size);
+    // A Node Buffer is a Uint8Array whose byte searches (`indexOf`, `lastIndexOf`) are native
+    // memchr-style scans, several times faster than the typed array's own: the line scanner
+    // finds every line's end with them. Every byte is read into it before use (uninitialized
+    // memory past a short read is cut off below).
+    const bytes = Buffer.allocUnsafeSlow(stats.size);
     let offset = 0;
     // A file that grows while read (a live session) is read up to the size it had when opened.
     while (offset < bytes.length) {
