@@ -291,8 +291,9 @@ class ScanMeter {
       const committed = scanner.committedBytes;
       const rate = scanner.eventCount > 0 && committed > 0 ? scanner.eventCount / committed : PRIOR_EVENTS_PER_BYTE;
       // The line the step completes first runs from `committed` (possibly long ago: a 200 MB
-      // line arrives over many steps); the scanner decodes the rest in small regions (a longer
-      // line in the middle of a step is at most a step long: an error of a few MB at most). A
+      // line arrives over many steps); the scanner decodes the rest line by line, counted here as
+      // at most a region long (a longer line in the middle of a step is at most a step long: an
+      // error of a few MB at most). A
       // step that completes no line decodes nothing. Searching only the new bytes keeps it linear.
       const lf = this.text.view().subarray(this.fed, next).indexOf(0x0a);
       const first = this.fed + lf + 1 - committed;

@@ -66,8 +66,9 @@ export type SinkFactory = (session: Omit<TextSession, 'sink'>) => TextEventSink;
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const LF = 0x0a;
 /**
- * Bytes decoded to one string at a time (see `advance`). The memory budget's estimate of a
- * step's transient cost uses it too (analyze/open.ts).
+ * Bytes of lines handled per step of `advance` (each line is decoded on its own). The memory
+ * budget's estimate of a step's transient cost uses it as the longest text decoded at once when
+ * the step's first line is shorter (analyze/pipeline.ts).
  */
 export const REGION = 64 * 1024;
 
@@ -164,9 +165,9 @@ export class JsonlScanner {
   firstLine: string | null = null;
 
   /**
-   * Process every complete line in the buffer up to byte `limit` (default: all of it).
-   * Lines are decoded region by region: LF is a single byte in UTF-8, so byte lines and string
-   * lines correspond one to one.
+   * Process every complete line in the buffer up to byte `limit` (default: all of it), region
+   * by region. LF is a single byte in UTF-8, never part of a multi-byte sequence, so the lines
+   * of the bytes are the lines of the text.
    */
   advance(limit?: number): void {
     const bytes = this.text.view();
@@ -179,8 +180,6 @@ export class JsonlScanner {
     this.scanned = end;
     const last = rel === -1 ? -1 : from + rel;
     while (this.committed <= last) {
-      // Decode in small regions: a string over ~128 KB lands in V8's large-object space, which
-      // only a full GC reclaims, so multi-megabyte regions would pile up as garbage.
       let stop = this.committed + REGION - 1 >= last ? last : bytes.lastIndexOf(LF, this.committed + REGION - 1);
       if (stop < this.committed) stop = bytes.indexOf(LF, this.committed);
       this.region(bytes, stop);
