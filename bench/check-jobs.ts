@@ -1,7 +1,8 @@
 /**
- * `npm run bench:check`: `surface-lens check` over a store of many small sessions, the default
- * `--jobs` (one thread per core) against `--jobs 1`, each in a fresh process of the built CLI,
- * alternating, in the same run. Prints the medians and their ratio.
+ * `npm run bench:check`: `surface-lens check` over a store of many small sessions: `--jobs 1`,
+ * `--jobs N` (one thread per core, asked for) and the default (threads once the run holds enough
+ * bytes to repay them), each in a fresh process of the built CLI, alternating, in the same run.
+ * Prints the medians and their ratios.
  *
  *   npm run bench:check -- [--sessions 1000] [--events 200] [--runs 3]
  */
@@ -46,17 +47,22 @@ function time(args: string[]): number {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const loadBefore = loadavg()[0]!;
+const cores = availableParallelism();
 const serial: number[] = [];
-const parallel: number[] = [];
+const threads: number[] = [];
+const auto: number[] = [];
 for (let r = 0; r < runs; r++) {
   serial.push(time(['--jobs', '1']));
-  parallel.push(time([]));
+  threads.push(time(['--jobs', String(cores)]));
+  auto.push(time([]));
 }
 const s = median(serial);
-const p = median(parallel);
+const t = median(threads);
+const a = median(auto);
+const bytes = execFileSync('du', ['-sb', root], { encoding: 'utf8' }).split('\t')[0];
 process.stdout.write(
-  `| check, ${sessions} sessions of ~${events} events | median of ${runs} (ms) |\n|---|---|\n` +
-    `| --jobs 1 | ${s.toFixed(0)} |\n| default (--jobs ${availableParallelism()}) | ${p.toFixed(0)} |\n` +
-    `| speed-up (--jobs 1 / default) | ${(s / p).toFixed(2)}× |\n\n` +
-    `${availableParallelism()} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after\n`,
+  `| check, ${sessions} sessions of ~${events} events (${(Number(bytes) / 1e6).toFixed(0)} MB) | median of ${runs} (ms) | --jobs 1 / this |\n|---|---|---|\n` +
+    `| --jobs 1 | ${s.toFixed(0)} | 1.00× |\n| --jobs ${cores} | ${t.toFixed(0)} | ${(s / t).toFixed(2)}× |\n` +
+    `| default | ${a.toFixed(0)} | ${(s / a).toFixed(2)}× |\n\n` +
+    `${cores} cores; 1-minute load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after\n`,
 );

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { strToU8, zipSync } from 'fflate';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { PARALLEL_FROM } from '../../src/cli/check/pool';
+import { CheckPool, PARALLEL_FROM, autoParallelBytes } from '../../src/cli/check/pool';
 import { runCli } from '../../src/cli/run';
 import type { CliIo } from '../../src/cli/run';
 import { CLI_BUNDLE_NOTE, HAS_CLI_BUNDLE, spawnBundleWorker } from '../support/check-workers';
@@ -119,6 +119,49 @@ describe.skipIf(!HAS_CLI_BUNDLE)(`check --jobs${CLI_BUNDLE_NOTE}`, () => {
     const enough = countingSpawn();
     await run(['check', '--json', '--jobs', '2', store(PARALLEL_FROM.files)], { spawnWorker: enough.spawn });
     expect(enough.count()).toBe(2);
+  });
+
+  it('by default starts threads only once the run holds enough bytes to repay them', async () => {
+    // 40 small files: threads when --jobs asks for them, the calling thread by default.
+    const spawned = countingSpawn();
+    const auto = await run(['check', '--json', root], { spawnWorker: spawned.spawn });
+    expect(spawned.count()).toBe(0);
+    expect(auto.out).toBe((await run(['check', '--json', '--jobs', '2', root], { spawnWorker: spawnBundleWorker })).out);
+    // A config file's jobs is a choice too.
+    const configured = mkdtempSync(join(tmpdir(), 'surface-lens-jobs-config-'));
+    writeFileSync(join(configured, 'jobs.json'), JSON.stringify({ jobs: 2 }));
+    const chosen = countingSpawn();
+    await run(['check', '--json', '--config', join(configured, 'jobs.json'), root], { spawnWorker: chosen.spawn });
+    expect(chosen.count()).toBe(2);
+
+    expect(autoParallelBytes(1)).toBe(Infinity);
+    expect(autoParallelBytes(2)).toBe(40 * 2 ** 20);
+    expect(autoParallelBytes(8)).toBeLessThan(autoParallelBytes(4));
+    // The pool counts the sizes the walk reports: threads start when their sum reaches the bar.
+    const files = store(3);
+    const paths = (await run(['check', '--json', '--jobs', '1', files])).out
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { file: string }).file);
+    const counted = countingSpawn();
+    const pool = new CheckPool({
+      jobs: 2,
+      auto: true,
+      spawn: counted.spawn,
+      check: { record: true },
+      report: { format: 'json', selection: { rules: [], ignore: [] }, failOn: 'error', prices: null },
+    });
+    const half = autoParallelBytes(2) / 2;
+    pool.add(paths[0] as string, half);
+    expect(pool.parallel).toBe(false);
+    pool.add(paths[1] as string, half - 1);
+    expect(pool.parallel).toBe(false);
+    pool.add(paths[2] as string, 1);
+    expect(pool.parallel).toBe(true);
+    const reports: string[] = [];
+    await pool.finish((report) => reports.push(report.stdout));
+    expect(counted.count()).toBe(2);
+    expect(reports.join('')).toBe((await run(['check', '--json', '--jobs', '1', files])).out);
   });
 
   it('checks one large file on the calling thread, and starts no more workers than there are files', async () => {

@@ -20,6 +20,11 @@ export type WorkerFactory = () => Worker;
 export interface PoolOptions {
   /** Worker threads to use; 1 checks on the calling thread. */
   jobs: number;
+  /**
+   * `jobs` is the default (no `--jobs` given): start threads only for a run large enough to repay
+   * them ({@link autoParallelBytes}); a `--jobs` the user gave is used from {@link PARALLEL_FROM}.
+   */
+  auto?: boolean;
   /** How to start a worker; without one every file is checked on the calling thread. */
   spawn?: WorkerFactory | undefined;
   check: CheckFileOptions;
@@ -37,6 +42,21 @@ const IN_FLIGHT = 4;
  * core to be ready, a small session about 2 ms to check (some 20 MB of log a second).
  */
 export const PARALLEL_FROM = { files: 16, bytes: 2 * 2 ** 20 } as const;
+
+/**
+ * How many bytes of logs a run needs before the default `--jobs` starts threads on `cores` cores.
+ *
+ * Each isolate compiles the check's code for itself: a worker costs about 0.45 s of a core before
+ * it checks at full speed (its start, and some 0.35 s of optimizing compilation that a single
+ * thread gets for free on an idle second core), and a warm thread checks about 40 MB of small
+ * sessions a second. Threads gain once a run's serial time W exceeds that cost times
+ * cores / (cores − 1): about 40 MiB on 2 cores (measured: 1,000 sessions of 42 MB 0.98×,
+ * 60 MB 1.10×, 104 MB 1.24×), falling towards 20 MiB with more cores. Below it the default checks
+ * on the calling thread, so it is never slower than `--jobs 1`.
+ */
+export function autoParallelBytes(cores: number): number {
+  return cores < 2 ? Infinity : Math.round((20 * 2 ** 20 * cores) / (cores - 1));
+}
 
 interface Slot {
   worker: Worker;
@@ -82,17 +102,16 @@ export class CheckPool {
   }
 
   /**
-   * Threads pay when the files are many or large, and there are two or more of them: one file is
-   * checked by one thread whatever its size, and that is the calling thread (a worker would only
-   * add its start and the copy of the report).
+   * Threads pay when there are two or more files (one file is checked by one thread whatever its
+   * size, and that is the calling thread: a worker would only add its start and the copy of the
+   * report) and, by default, enough bytes of them to repay each worker's start and compilation;
+   * a `--jobs` the user gave starts them for a handful of files already.
    */
   private worthThreads(): boolean {
-    return (
-      this.options.jobs > 1 &&
-      this.options.spawn !== undefined &&
-      this.paths.length >= 2 &&
-      (this.paths.length >= PARALLEL_FROM.files || this.bytes >= PARALLEL_FROM.bytes)
-    );
+    const { jobs, spawn, auto } = this.options;
+    if (jobs < 2 || spawn === undefined || this.paths.length < 2) return false;
+    if (auto === true) return this.bytes >= autoParallelBytes(jobs);
+    return this.paths.length >= PARALLEL_FROM.files || this.bytes >= PARALLEL_FROM.bytes;
   }
 
   /** Start workers up to `--jobs`, but no more than there are files so far (the walk may find more). */

@@ -11,12 +11,18 @@ import type { SkipReason } from '../../node/store';
 import { loadCheckConfig } from '../check/config';
 import { REPORT_FORMATS, finalReport } from '../check/formats';
 import type { ReportFormat, ReportItem } from '../check/formats';
-import { CheckPool } from '../check/pool';
+import { CheckPool, autoParallelBytes } from '../check/pool';
 import { FAIL_ON } from '../check/select';
 import type { FailOn, RuleSelection } from '../check/select';
 import { viewSessionId } from '../../server/session-id';
 import { UsageError, integerOption, parseCommandArgs } from '../command';
 import type { CliCommand, CliIo } from '../command';
+
+/** What the default `--jobs` does on this machine, for the help. */
+const AUTO_JOBS =
+  availableParallelism() < 2
+    ? 'one core here: the calling thread'
+    : `${availableParallelism()} here, once the run holds ${Math.round(autoParallelBytes(availableParallelism()) / 2 ** 20)} MiB of logs,\n                        below which threads cost more than they gain`;
 
 const HELP = `usage: surface-lens check PATH... [--format FORMAT] [--fail-on LEVEL] [--jobs N] [OPTIONS]
 
@@ -36,9 +42,9 @@ what is passed over is named on stderr with the reason.
   --view-url URL        with --format html: link each session to the app served by
                         \`surface-lens view\` at URL (the address it printed, token included),
                         started over the same PATHs, so the links name its sessions
-  --jobs N              check on N worker threads (default: the number of cores,
-                        ${availableParallelism()} here); 1, or a run of a few small files,
-                        checks on the calling thread
+  --jobs N              check on N worker threads; 1, or a run of a few small files,
+                        checks on the calling thread (default: the number of cores,
+                        ${AUTO_JOBS})
   --config FILE         settings file (default: ./surface-lens.config.json, or the
                         "surfaceLens" key of ./package.json): format, failOn, rules,
                         ignoreRules, jobs; options given here win
@@ -128,7 +134,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new UsageError(`--json and --format ${values.format} disagree`);
   const format: ReportFormat = oneOf('--format', values.json === true ? 'json' : values.format, REPORT_FORMATS) ?? config.format ?? 'human';
   const failOn: FailOn = oneOf('--fail-on', values['fail-on'], FAIL_ON) ?? config.failOn ?? 'error';
-  const jobs = integerOption('--jobs', values.jobs, 1, 1024) ?? config.jobs ?? availableParallelism();
+  const chosenJobs = integerOption('--jobs', values.jobs, 1, 1024) ?? config.jobs;
+  const jobs = chosenJobs ?? availableParallelism();
   const selection: RuleSelection = { rules: values.rule ?? config.rules ?? [], ignore: values['ignore-rule'] ?? config.ignoreRules ?? [] };
   if (positionals.length === 0) throw new UsageError('check needs at least one PATH (a log file or a directory)');
   const base = values['view-url'] === undefined ? null : viewUrl(values['view-url']);
@@ -150,6 +157,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   // so what the walk passed over is named first, as on one thread.
   const pool = new CheckPool({
     jobs,
+    auto: chosenJobs === undefined,
     spawn: io.spawnWorker,
     check: {
       ...(memoryLimitBytes === undefined ? {} : { memoryLimitBytes }),
