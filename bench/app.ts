@@ -3,7 +3,7 @@
  * driven through its accessible UI by Playwright, on the generated 1,000,000-event log.
  *
  *   node --import tsx bench/app.ts [--file bench/out/gen-1000000-seed1.jsonl] [--check-ms N]
- *     [--seeks 200] [--trace out.json] [--trace-seeks out.json]
+ *     [--seeks 200] [--trace out.json] [--trace-scroll out.json] [--trace-seeks out.json]
  *
  * `npm run bench` runs it after the Node benchmark and passes the `check` time it measured in the
  * same run (`--check-ms`). Measures (methods in BENCHMARKS.md):
@@ -39,6 +39,8 @@ export interface AppBenchOptions {
   seeks?: number;
   /** Write a Chrome trace of the load to this path. */
   trace?: string;
+  /** Write a Chrome trace of the scrolling and the playback to this path. */
+  traceScroll?: string;
   /** Write a Chrome trace of the seeks without a frame-rate limit to this path. */
   traceSeeks?: string;
   log?: (line: string) => void;
@@ -359,7 +361,12 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
   const bytes = statSync(options.file).size;
   const loadBefore = loadavg()[0]!;
   log('app: vite build');
-  await build({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR, emptyOutDir: true } });
+  // A trace of the scrolling is read by function name: that build is not minified.
+  await build({
+    root: ROOT,
+    logLevel: 'warn',
+    build: { outDir: OUT_DIR, emptyOutDir: true, ...(options.traceScroll ? { minify: false } : {}) },
+  });
   const server = await preview({ root: ROOT, logLevel: 'warn', build: { outDir: OUT_DIR }, preview: { host: '127.0.0.1', port: 4390 } });
   const url = server.resolvedUrls?.local[0];
   if (!url) throw new Error('vite preview has no URL');
@@ -381,9 +388,22 @@ export async function runAppBench(options: AppBenchOptions): Promise<AppBenchRes
       memory.ratioToFile = memory.workerTotal / bytes;
       const lastSeq = loaded.firstSeq + loaded.events - 1;
       log('app: scrolling');
+      if (options.traceScroll)
+        await browser.startTracing(page, {
+          path: options.traceScroll,
+          screenshots: false,
+          categories: [
+            'devtools.timeline',
+            'disabled-by-default-devtools.timeline',
+            'disabled-by-default-v8.cpu_profiler',
+            'v8.execute',
+            'v8',
+          ],
+        });
       const scrolled = await scroll(page, lastSeq);
       log('app: playing');
       const played = await play(page, 3);
+      if (options.traceScroll) await browser.stopTracing();
       log('app: seeking (60 Hz)');
       const vsync = await seeks(page, seekCount, loaded.events, loaded.firstSeq);
       const seekRows = await page.evaluate(() => (globalThis as ProbeWindow).__bench.rowCount());
@@ -477,6 +497,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname,
     checkMs: check === undefined ? null : Number(check),
     seeks: Number(flag('seeks') ?? 120),
     ...(flag('trace') ? { trace: flag('trace') as string } : {}),
+    ...(flag('trace-scroll') ? { traceScroll: flag('trace-scroll') as string } : {}),
     ...(flag('trace-seeks') ? { traceSeeks: flag('trace-seeks') as string } : {}),
   });
   console.log(appTable(result));

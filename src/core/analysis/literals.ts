@@ -82,6 +82,7 @@ export function messageTexts(message: any): MessageTexts {
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 const ERROR_CHARS = 160;
+const TRAILING_PUNCTUATION = /[.,;:!?]+$/;
 /** Characters of one text searched for items (a huge pasted output is read from its start). */
 export const TEXT_LIMIT = 200_000;
 const URL = /\bhttps?:\/\/[^\s<>"'`()[\]{}]+/g;
@@ -89,18 +90,28 @@ const PATH =
   /(?<![\w.@+~/-])(?:~|\.{1,2})?\/?(?:[\w.@+-]+\/)+[\w.@+-]+|\b[\w-]+\.(?:tsx?|jsx?|mjs|cjs|jsonl?|md|py|rs|go|java|c|h|cc|cpp|hpp|css|html|ya?ml|toml|sh|txt|lock|zip|zst|gz|sql|rb|php|swift|kt)\b/g;
 const NUMBER_UNIT =
   /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|B|KB|KiB|MB|MiB|GB|GiB|TB|bytes?|%|px|tokens?|lines?|files?|chars?|characters?|x)(?![\w%])/g;
-const SYMBOLS = [
-  /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g, // camelCase
-  /\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/g, // PascalCase with two humps or more
-  /\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g, // snake_case, SCREAMING_CASE
-  /\b[A-Za-z_$][\w$]{2,}(?=\()/g, // a call: name(
+/**
+ * What a pattern cannot match without: a character class every match holds, or a character. A
+ * text without it is not scanned by that pattern (most texts lack some of them, and the test
+ * stops at the first occurrence).
+ */
+type Needs = 'upper' | 'digit' | string;
+
+/** Symbols, then ids, each with what every match of it holds. */
+const SYMBOLS: [RegExp, Needs][] = [
+  [/\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g, 'upper'], // camelCase
+  [/\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b/g, 'upper'], // PascalCase with two humps or more
+  [/\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g, '_'], // snake_case, SCREAMING_CASE
+  [/\b[A-Za-z_$][\w$]{2,}(?=\()/g, '('], // a call: name(
 ];
-const IDS = [
-  /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, // UUID
-  /\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g, // hex hash (commit, digest)
-  /(?<![\w#])#\d+\b/g, // issue or PR number
+const IDS: [RegExp, Needs][] = [
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '-'], // UUID
+  [/\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g, 'digit'], // hex hash (commit, digest)
+  [/(?<![\w#])#\d+\b/g, '#'], // issue or PR number
 ];
 const ERROR_LINE = /\b(?:[A-Z]\w*(?:Error|Exception)|Error|ERROR|ERR!|FAIL(?:ED)?|fatal|panic)\b|\berror(?:\s*\[[\w-]+\])?:/;
+/** Every match of {@link ERROR_LINE} holds one of these (`rror` of `Error` and `error`). */
+const ERROR_WORDS = ['rror', 'ERR', 'Exception', 'FAIL', 'fatal', 'panic'];
 const COMMAND_WORDS = new Set(
   'npm npx yarn pnpm node git ls cat grep rg cd sed awk find rm mv cp mkdir touch curl wget make cargo go python python3 pip pip3 docker kubectl tsc vitest jest pytest bash sh chmod tar unzip echo export'.split(
     ' ',
@@ -121,8 +132,34 @@ function add(list: Set<string>, item: string): void {
   if (t.length > 0) list.add(t);
 }
 
+/**
+ * Every match of a global pattern, as strings. `String.prototype.match` collects them natively,
+ * without a match object per item; the patterns' `lastIndex` stays 0 (they are only used whole).
+ */
 function matches(text: string, pattern: RegExp): string[] {
-  return Array.from(text.matchAll(pattern), (m) => m[0]);
+  return text.match(pattern) ?? [];
+}
+
+/**
+ * The matches of a global pattern, and the text with each match that `blank` accepts replaced by
+ * a space: one pass where a `matchAll` and a `replace` with the same pattern would take two (they
+ * find the same matches).
+ */
+function matchAndBlank(text: string, pattern: RegExp, blank: (match: string) => boolean): { found: string[]; rest: string } {
+  const found: string[] = [];
+  let rest = '';
+  let from = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const item = m[0];
+    found.push(item);
+    if (blank(item)) {
+      rest += text.slice(from, m.index) + ' ';
+      from = m.index + item.length;
+    }
+  }
+  pattern.lastIndex = 0;
+  return { found, rest: from === 0 ? text : rest + text.slice(from) };
 }
 
 /** Whether a slash-bearing token is a path: rooted (`/`, `~/`, `./`), or with an extension, or of three segments or more; and it holds a letter. */
@@ -179,25 +216,40 @@ function literalItems(part: MessageTexts, sets: Record<LiteralCategory, Set<stri
   for (const e of part.errors) add(sets.errors, e);
   for (const whole of part.texts) {
     const raw = whole.length > TEXT_LIMIT ? whole.slice(0, TEXT_LIMIT) : whole;
-    for (const url of matches(raw, URL)) add(sets.identifiers, url.replace(/[.,;:!?]+$/, ''));
-    let text = raw.replace(URL, ' ');
-    for (const p of matches(text, PATH)) {
-      const path = p.replace(/[.,;:!?]+$/, '');
-      if (isPath(path)) add(sets.paths, path);
+    const urls = raw.includes('://') ? matchAndBlank(raw, URL, () => true) : { found: [], rest: raw };
+    for (const url of urls.found) add(sets.identifiers, url.replace(TRAILING_PUNCTUATION, ''));
+    // Paths are blanked where found, so that their parts are not read again as numbers or symbols.
+    const paths = matchAndBlank(urls.rest, PATH, (p) => {
+      const path = p.replace(TRAILING_PUNCTUATION, '');
+      if (!isPath(path)) return false;
+      add(sets.paths, path);
+      return true;
+    });
+    const text = paths.rest;
+    let upper: boolean | undefined;
+    let digit: boolean | undefined;
+    const holds = (needs: Needs): boolean =>
+      needs === 'upper' ? (upper ??= /[A-Z]/.test(text)) : needs === 'digit' ? (digit ??= /\d/.test(text)) : text.includes(needs);
+    if (holds('digit')) for (const n of matches(text, NUMBER_UNIT)) add(sets.numbers, normalizeNumber(n));
+    for (const [pattern, needs] of SYMBOLS) if (holds(needs)) for (const s of matches(text, pattern)) add(sets.identifiers, s);
+    for (const [pattern, needs] of IDS) if (holds(needs)) for (const s of matches(text, pattern)) add(sets.identifiers, s);
+    // Lines are read only when the text holds a prompt or an error somewhere: a trimmed line is
+    // part of the text, and its edges are word boundaries there too, so a line that matches
+    // means the whole text matches.
+    const prompts = raw.includes('$ ');
+    const errors = ERROR_WORDS.some((word) => raw.includes(word)) && ERROR_LINE.test(raw);
+    if (prompts || errors) {
+      for (const line of raw.split('\n')) {
+        const t = line.trim();
+        if (prompts && t.startsWith('$ ')) add(sets.commands, t.slice(2));
+        if (errors && ERROR_LINE.test(t)) add(sets.errors, t.slice(0, ERROR_CHARS));
+      }
     }
-    text = text.replace(PATH, (p) => (isPath(p.replace(/[.,;:!?]+$/, '')) ? ' ' : p));
-    for (const n of matches(text, NUMBER_UNIT)) add(sets.numbers, normalizeNumber(n));
-    for (const pattern of SYMBOLS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
-    for (const pattern of IDS) for (const s of matches(text, pattern)) add(sets.identifiers, s);
-    for (const line of raw.split('\n')) {
-      const t = line.trim();
-      if (t.startsWith('$ ')) add(sets.commands, t.slice(2));
-      if (ERROR_LINE.test(t)) add(sets.errors, t.slice(0, ERROR_CHARS));
-    }
-    for (const m of raw.matchAll(/`([^`\n]+)`/g)) {
-      const code = (m[1] as string).trim();
-      if (COMMAND_WORDS.has(code.split(/\s+/)[0] as string)) add(sets.commands, code);
-    }
+    if (raw.includes('`'))
+      for (const m of raw.matchAll(/`([^`\n]+)`/g)) {
+        const code = (m[1] as string).trim();
+        if (COMMAND_WORDS.has(code.split(/\s+/)[0] as string)) add(sets.commands, code);
+      }
   }
 }
 
