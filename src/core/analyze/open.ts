@@ -158,6 +158,12 @@ export interface ByteStream {
   /** Its size when known (a file's), else a guess or null; used to size the buffer once. */
   sizeHint: number | null;
   chunks: AsyncIterable<Uint8Array>;
+  /**
+   * Where the chunks are read to, when the reader writes the whole input into one allocation in
+   * order and hands out views of it: the load then keeps that allocation as its text, without a
+   * copy (a Node `Buffer` also keeps its native byte searches).
+   */
+  storage?: Uint8Array;
 }
 
 /**
@@ -171,7 +177,11 @@ export async function openStream(stream: ByteStream, options: OpenOptions): Prom
   // A known size is allocated once and held, as a whole input is; a guess grows as needed.
   const hint = stream.sizeHint;
   const text =
-    hint !== null && (budget === null || budget.fits(hint)) ? ByteBuffer.sized(hint, budget) : new ByteBuffer(hint ?? 1 << 20, budget);
+    stream.storage !== undefined
+      ? ByteBuffer.over(stream.storage, budget)
+      : hint !== null && (budget === null || budget.fits(hint))
+        ? ByteBuffer.sized(hint, budget)
+        : new ByteBuffer(hint ?? 1 << 20, budget);
   const iterator = stream.chunks[Symbol.asyncIterator]();
   let ended = false;
   /** Bytes the stream delivered, appended or not: the input's size when the load read it all. */

@@ -107,6 +107,12 @@ export class ByteBuffer {
    */
   append(chunk: Uint8Array): void {
     const need = this.size + chunk.length;
+    // A reader that writes the input into this buffer's own storage (see `over`) hands over
+    // the bytes already in place: copying them onto themselves would change nothing.
+    if (need <= this.data.length && chunk.buffer === this.data.buffer && chunk.byteOffset === this.data.byteOffset + this.size) {
+      this.size = need;
+      return;
+    }
     if (need > this.data.length) {
       let capacity = Math.max(16, this.data.length * 2);
       while (capacity < need) capacity *= 2;
@@ -152,6 +158,19 @@ export class ByteBuffer {
     budget?.hold(capacity);
     budget?.release(16);
     buffer.data = new Uint8Array(capacity);
+    return buffer;
+  }
+
+  /**
+   * An empty buffer over `storage`, for an input that a reader writes into `storage` in order
+   * (a file read in pieces into one allocation): each `append` of the next bytes in place only
+   * extends the buffer. The storage is held as a whole input would be.
+   */
+  static over(storage: Uint8Array, budget: MemoryBudget | null): ByteBuffer {
+    const buffer = new ByteBuffer(16, budget);
+    budget?.release(16);
+    budget?.hold(storage.length);
+    buffer.data = storage;
     return buffer;
   }
 

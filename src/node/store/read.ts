@@ -3,7 +3,9 @@
  * ZIPs and every other form of log-format.md §1.1 go through the same `openBytes`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { openBytes } from '../../core/analyze/open';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openStream } from '../../core/analyze/open';
 import type { LoadResult, OpenOptions } from '../../core/analyze/open';
 
 /** Largest input read (a Uint8Array and a typed-array index both stay within 2 GiB here). */
@@ -56,12 +58,77 @@ export function readRegularFile(path: string): Uint8Array {
   }
 }
 
+/** Bytes asked of the system per read while a log is opened (one read stays in flight). */
+const READ_PIECE = 4 * 2 ** 20;
+
 /**
  * Read and open one log: every session in it (an export ZIP holds several), named after `path`
  * (ZIP members as `archive.zip!member`).
+ *
+ * The file is read in pieces into one allocation, the next piece always in flight while the core
+ * scans the ones before (raw JSONL is scanned as it arrives, `openStream`): reading overlaps with
+ * decoding instead of preceding it. The result is the same as opening the whole file's bytes.
+ * @param pieceBytes bytes per read (tests read in small pieces)
  * @throws ReadError when the file cannot be read; decoding problems are in the result instead
  */
-export async function openLogFile(path: string, options: Omit<OpenOptions, 'name'> = {}): Promise<LoadResult> {
-  const bytes = readRegularFile(path);
-  return openBytes(bytes, { ...options, name: path });
+export async function openLogFile(path: string, options: Omit<OpenOptions, 'name'> = {}, pieceBytes = READ_PIECE): Promise<LoadResult> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw new ReadError(`cannot open ${path}: ${code(error)}`);
+  }
+  try {
+    let size: number;
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new ReadError(`${path} is not a regular file`);
+      size = stats.size;
+    } catch (error) {
+      if (error instanceof ReadError) throw error;
+      throw new ReadError(`cannot read ${path}: ${code(error)}`);
+    }
+    if (size > MAX_INPUT_BYTES) throw new ReadError(`${path} is ${size} bytes; the limit is ${MAX_INPUT_BYTES}`);
+    // See readRegularFile: a Buffer, for its native byte searches; every byte is read before use.
+    const storage = Buffer.allocUnsafeSlow(size);
+    const { result } = await openStream(
+      { sizeHint: size, storage, chunks: pieces(handle, storage, path, pieceBytes) },
+      { ...options, name: path },
+    );
+    return result;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The file's bytes as consecutive views of `storage`, up to the size it had when opened (a live
+ * session grows while read), with the next read started before a piece is handed out.
+ */
+async function* pieces(handle: FileHandle, storage: Buffer, path: string, pieceBytes: number): AsyncGenerator<Uint8Array> {
+  const readAt = (offset: number): Promise<number> =>
+    offset >= storage.length
+      ? Promise.resolve(0)
+      : handle.read(storage, offset, Math.min(pieceBytes, storage.length - offset), offset).then(
+          (r) => r.bytesRead,
+          (error: unknown) => {
+            throw new ReadError(`cannot read ${path}: ${code(error)}`);
+          },
+        );
+  let offset = 0;
+  let pending = readAt(0);
+  try {
+    for (;;) {
+      const n = await pending;
+      if (n === 0) return;
+      const piece = storage.subarray(offset, offset + n);
+      offset += n;
+      pending = readAt(offset);
+      yield piece;
+    }
+  } finally {
+    // A load that stops early (a decode error, a memory stop) leaves a read in flight: it
+    // finishes before the file is closed, and its failure is nobody's to report.
+    await pending.catch(() => 0);
+  }
 }
