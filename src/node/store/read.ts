@@ -1,6 +1,6 @@
 /**
  * Read a listed log and open it with the core: `session.jsonl`, `session.jsonl.zstd`, export
- * ZIPs and every other form of log-format.md §1.1 go through the same `openBytes`.
+ * ZIPs and every other form of log-format.md §1.1 go through the same `openStream`/`openBytes`.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -20,6 +20,13 @@ function code(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 }
 
+/** The size of an opened file, or the ReadError for one that is not a regular file or too large. */
+function regularSize(path: string, stats: { isFile(): boolean; size: number }): number {
+  if (!stats.isFile()) throw new ReadError(`${path} is not a regular file`);
+  if (stats.size > MAX_INPUT_BYTES) throw new ReadError(`${path} is ${stats.size} bytes; the limit is ${MAX_INPUT_BYTES}`);
+  return stats.size;
+}
+
 /**
  * Read a regular file whole. Directories, devices and FIFOs are refused before any read (a FIFO
  * would block), as is a file over {@link MAX_INPUT_BYTES}. The file is opened read-only: a store
@@ -34,14 +41,12 @@ export function readRegularFile(path: string): Uint8Array {
     throw new ReadError(`cannot open ${path}: ${code(error)}`);
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new ReadError(`${path} is not a regular file`);
-    if (stats.size > MAX_INPUT_BYTES) throw new ReadError(`${path} is ${stats.size} bytes; the limit is ${MAX_INPUT_BYTES}`);
+    const size = regularSize(path, fstatSync(fd));
     // A Node Buffer is a Uint8Array whose byte searches (`indexOf`, `lastIndexOf`) are native
     // memchr-style scans, several times faster than the typed array's own: the line scanner
     // finds every line's end with them. Every byte is read into it before use (uninitialized
     // memory past a short read is cut off below).
-    const bytes = Buffer.allocUnsafeSlow(stats.size);
+    const bytes = Buffer.allocUnsafeSlow(size);
     let offset = 0;
     // A file that grows while read (a live session) is read up to the size it had when opened.
     while (offset < bytes.length) {
@@ -79,16 +84,12 @@ export async function openLogFile(path: string, options: Omit<OpenOptions, 'name
     throw new ReadError(`cannot open ${path}: ${code(error)}`);
   }
   try {
-    let size: number;
-    try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) throw new ReadError(`${path} is not a regular file`);
-      size = stats.size;
-    } catch (error) {
-      if (error instanceof ReadError) throw error;
-      throw new ReadError(`cannot read ${path}: ${code(error)}`);
-    }
-    if (size > MAX_INPUT_BYTES) throw new ReadError(`${path} is ${size} bytes; the limit is ${MAX_INPUT_BYTES}`);
+    const size = regularSize(
+      path,
+      await handle.stat().catch((error: unknown) => {
+        throw new ReadError(`cannot read ${path}: ${code(error)}`);
+      }),
+    );
     // See readRegularFile: a Buffer, for its native byte searches; every byte is read before use.
     const storage = Buffer.allocUnsafeSlow(size);
     const { result } = await openStream(
